@@ -1,0 +1,184 @@
+//! Canonical JSON, as RFC 8785 (JCS) defines it: the bytes the request digest and the
+//! ticket payload are computed over, so that any implementation produces the same ones.
+//!
+//! - no white space;
+//! - object members sorted by their names' UTF-16 code units;
+//! - strings escaped minimally: `"` `\` and the control characters below U+0020
+//!   (`\b \f \n \r \t` by name, the rest as `\u00xx` in lower-case hex); everything else
+//!   is written as it is, in UTF-8;
+//! - numbers as IEEE 754 doubles written the way ECMAScript's `Number.prototype.toString`
+//!   writes them (`2`, `190`, `0.5`, `1e+21`, `1e-7`).
+
+use serde_json::Value;
+use std::fmt::Write;
+
+/// Writes `value` as canonical JSON.
+///
+/// ```
+/// let value = serde_json::json!({"b": [1.0, 0.5, 1e21], "a": "é\n"});
+/// assert_eq!(mrtr_ticket::canonical_json(&value), r#"{"a":"é\n","b":[1,0.5,1e+21]}"#);
+/// ```
+pub fn canonical_json(value: &Value) -> String {
+    let mut out = String::with_capacity(64);
+    write_value(&mut out, value);
+    out
+}
+
+pub(crate) fn write_value(out: &mut String, value: &Value) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => write_number(out, n),
+        Value::String(s) => write_string(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_value(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut members: Vec<(&String, &Value)> = map.iter().collect();
+            members.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+            out.push('{');
+            for (i, (name, item)) in members.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(out, name);
+                out.push(':');
+                write_value(out, item);
+            }
+            out.push('}');
+        }
+    }
+}
+
+pub(crate) fn write_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn write_number(out: &mut String, n: &serde_json::Number) {
+    if let Some(i) = n.as_i64().filter(|i| i.unsigned_abs() <= 1 << 53) {
+        let _ = write!(out, "{i}");
+    } else {
+        write_double(out, n.as_f64().unwrap_or(0.0));
+    }
+}
+
+/// ECMAScript's Number::toString for a finite double (ECMA-262 §6.1.6.1.20).
+pub(crate) fn write_double(out: &mut String, x: f64) {
+    if x == 0.0 || !x.is_finite() {
+        out.push('0');
+        return;
+    }
+    if x < 0.0 {
+        out.push('-');
+    }
+    // Rust writes the shortest digits that round-trip, as "d.ddde±x".
+    let sci = format!("{:e}", x.abs());
+    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let k = digits.len() as i32;
+    let n = exponent.parse::<i32>().unwrap_or(0) + 1;
+    if k <= n && n <= 21 {
+        out.push_str(&digits);
+        out.extend(std::iter::repeat_n('0', (n - k) as usize));
+    } else if 0 < n && n <= 21 {
+        out.push_str(&digits[..n as usize]);
+        out.push('.');
+        out.push_str(&digits[n as usize..]);
+    } else if -6 < n && n <= 0 {
+        out.push_str("0.");
+        out.extend(std::iter::repeat_n('0', (-n) as usize));
+        out.push_str(&digits);
+    } else {
+        out.push_str(&digits[..1]);
+        if k > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let e = n - 1;
+        let _ = write!(out, "e{}{}", if e < 0 { '-' } else { '+' }, e.abs());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn number(x: f64) -> String {
+        let mut s = String::new();
+        write_double(&mut s, x);
+        s
+    }
+
+    #[test]
+    fn numbers_follow_ecmascript() {
+        let cases = [
+            (0.0, "0"),
+            (-0.0, "0"),
+            (1.0, "1"),
+            (190.0, "190"),
+            (95.5, "95.5"),
+            (0.1, "0.1"),
+            (-1.5, "-1.5"),
+            (1e21, "1e+21"),
+            (1e20, "100000000000000000000"),
+            (1e-6, "0.000001"),
+            (1e-7, "1e-7"),
+            (1.2345e-7, "1.2345e-7"),
+            (123456789012345680000.0, "123456789012345680000"),
+            (4.5e300, "4.5e+300"),
+            (5e-324, "5e-324"),
+            (0.000001234, "0.000001234"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(number(x), want, "{x:e}");
+        }
+    }
+
+    #[test]
+    fn keys_sort_by_utf16_code_units() {
+        // U+1F600 sorts after U+FF5E in UTF-8 bytes but before it in UTF-16 units (a surrogate).
+        let value = json!({"😀": 1, "～": 2, "a": 3, "B": 4});
+        assert_eq!(canonical_json(&value), r#"{"B":4,"a":3,"😀":1,"～":2}"#);
+    }
+
+    #[test]
+    fn strings_escape_only_what_they_must() {
+        let value = json!("q\"b\\\u{1}\u{1f}\u{7f}\u{2028}é\t");
+        assert_eq!(
+            canonical_json(&value),
+            "\"q\\\"b\\\\\\u0001\\u001f\u{7f}\u{2028}é\\t\""
+        );
+    }
+
+    #[test]
+    fn integers_stay_exact() {
+        assert_eq!(
+            canonical_json(&json!([9007199254740992_i64, -3, 2.0])),
+            "[9007199254740992,-3,2]"
+        );
+    }
+}

@@ -1,0 +1,65 @@
+//! What a ticket carries: the payload, readable by anyone in signed mode.
+
+use crate::canonical;
+use crate::digest::RequestDigest;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The ticket payload. Serialized as canonical JSON, so its members appear in the order
+/// `data, dig, exp, iat, nonce, sub`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claims {
+    /// Whatever the tool saved for the next round (a quoted price, the step it reached).
+    pub data: Value,
+    /// Digest of the request the ticket was minted for.
+    pub dig: RequestDigest,
+    /// Expiry, in milliseconds on the server's clock: at or after this instant it is refused.
+    pub exp: u64,
+    /// When it was minted, in milliseconds on the server's clock.
+    pub iat: u64,
+    /// 128 random bits, base64url: what a replay record remembers.
+    pub nonce: String,
+    /// The principal it was minted for (who the server authenticated).
+    pub sub: String,
+}
+
+impl Claims {
+    /// The payload bytes that go into the ticket: canonical JSON (RFC 8785).
+    pub fn to_canonical_json(&self) -> String {
+        let mut out = String::with_capacity(160);
+        out.push_str("{\"data\":");
+        canonical::write_value(&mut out, &self.data);
+        out.push_str(",\"dig\":");
+        canonical::write_string(&mut out, self.dig.as_str());
+        out.push_str(&format!(",\"exp\":{},\"iat\":{}", self.exp, self.iat));
+        out.push_str(",\"nonce\":");
+        canonical::write_string(&mut out, &self.nonce);
+        out.push_str(",\"sub\":");
+        canonical::write_string(&mut out, &self.sub);
+        out.push('}');
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn canonical_form_matches_the_generic_encoder() {
+        let claims = Claims {
+            data: json!({"price": 95.0, "env": "staging"}),
+            dig: RequestDigest::from_encoded("abc"),
+            exp: 120_000,
+            iat: 0,
+            nonce: "n".into(),
+            sub: "bob".into(),
+        };
+        let generic =
+            canonical::canonical_json(&serde_json::to_value(&claims).expect("serializable"));
+        assert_eq!(claims.to_canonical_json(), generic);
+        assert!(generic.starts_with(r#"{"data":{"env":"staging","price":95},"dig""#));
+    }
+}

@@ -1,0 +1,142 @@
+//! The codec: a key, a mode, and a size limit. Mints tickets and opens them.
+
+use crate::claims::Claims;
+use crate::digest::RequestDigest;
+use crate::key::Key;
+use crate::nonce::NonceSource;
+use crate::{b64, sealed};
+use hmac::{Hmac, KeyInit, Mac};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::Sha256;
+
+pub(crate) type HmacSha256 = Hmac<Sha256>;
+
+/// The longest ticket [`Codec::open`] reads by default, in bytes.
+pub const DEFAULT_MAX_LEN: usize = 4096;
+
+/// Bytes of randomness in a ticket's nonce (128 bits).
+pub const NONCE_LEN: usize = 16;
+
+/// How tickets are protected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// `v1.payload.tag`: readable payload, HMAC-SHA256 tag. Edits are detected.
+    Signed,
+    /// `v1e.nonce.box`: the payload under XChaCha20-Poly1305. Edits are detected and the
+    /// client cannot read it.
+    Sealed,
+    /// `v1.payload.`: no tag at all, and nothing checked. The careless server, for the lab.
+    Unsigned,
+}
+
+impl Mode {
+    /// The prefix, before the first dot.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Mode::Signed | Mode::Unsigned => "v1",
+            Mode::Sealed => "v1e",
+        }
+    }
+}
+
+/// What a server knows when it mints a ticket.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mint {
+    /// The principal the server authenticated for this request.
+    pub principal: String,
+    /// The digest of this request ([`RequestDigest::of`]).
+    pub request: RequestDigest,
+    /// What the tool wants back in the next round.
+    pub data: Value,
+    /// The server's clock, ms.
+    pub now_ms: u64,
+    /// How long the ticket lives, ms.
+    pub ttl_ms: u64,
+}
+
+/// Signs or seals tickets with one key, and opens them.
+#[derive(Debug, Clone)]
+pub struct Codec {
+    key: Key,
+    mode: Mode,
+    max_len: usize,
+}
+
+impl Codec {
+    /// A codec with the default size limit.
+    pub fn new(key: Key, mode: Mode) -> Self {
+        Self {
+            key,
+            mode,
+            max_len: DEFAULT_MAX_LEN,
+        }
+    }
+
+    /// The same codec with another size limit.
+    pub fn with_max_len(mut self, max_len: usize) -> Self {
+        self.max_len = max_len;
+        self
+    }
+
+    /// How this codec protects tickets.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The size limit, bytes.
+    pub fn max_len(&self) -> usize {
+        self.max_len
+    }
+
+    pub(crate) fn key(&self) -> &Key {
+        &self.key
+    }
+
+    /// Mints a ticket, drawing its nonce (and, sealed, the AEAD nonce) from `nonces`.
+    pub fn mint(&self, mint: &Mint, nonces: &mut dyn NonceSource) -> String {
+        let mut nonce = [0u8; NONCE_LEN];
+        nonces.fill(&mut nonce);
+        let claims = Claims {
+            data: mint.data.clone(),
+            dig: mint.request.clone(),
+            exp: mint.now_ms.saturating_add(mint.ttl_ms),
+            iat: mint.now_ms,
+            nonce: b64::encode(nonce),
+            sub: mint.principal.clone(),
+        };
+        self.mint_claims(&claims, nonces)
+    }
+
+    /// Mints a ticket for claims that are already complete (known-answer vectors call this).
+    pub fn mint_claims(&self, claims: &Claims, nonces: &mut dyn NonceSource) -> String {
+        self.wrap_payload(claims.to_canonical_json().as_bytes(), nonces)
+    }
+
+    /// Protects arbitrary payload bytes as this codec would. An attacker with the wrong key
+    /// uses this to "re-sign" an edited payload; the lab uses it for the same.
+    pub fn wrap_payload(&self, payload: &[u8], nonces: &mut dyn NonceSource) -> String {
+        match self.mode {
+            Mode::Signed => {
+                let signed = format!("v1.{}", b64::encode(payload));
+                let tag = self.tag(signed.as_bytes());
+                format!("{signed}.{}", b64::encode(tag))
+            }
+            Mode::Unsigned => format!("v1.{}.", b64::encode(payload)),
+            Mode::Sealed => sealed::seal(&self.key, payload, nonces),
+        }
+    }
+
+    /// HMAC-SHA256(key, message).
+    pub(crate) fn tag(&self, message: &[u8]) -> [u8; 32] {
+        let mut mac = self.mac();
+        mac.update(message);
+        mac.finalize().into_bytes().into()
+    }
+
+    pub(crate) fn mac(&self) -> HmacSha256 {
+        // HMAC takes keys of any length; `Key` guarantees at least 32 bytes.
+        <HmacSha256 as KeyInit>::new_from_slice(self.key.bytes()).unwrap_or_else(|_| unreachable!())
+    }
+}

@@ -1,0 +1,110 @@
+//! The record of used tickets: what makes a ticket single-use, since signing cannot.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Remembers which ticket nonces were already redeemed.
+pub trait ReplayRecord {
+    /// Marks `nonce` used at `now_ms`, to be remembered until `exp_ms` (after that the
+    /// expiry check refuses the ticket anyway). If it was already used, returns when.
+    fn check_and_insert(&mut self, nonce: &str, exp_ms: u64, now_ms: u64) -> Result<(), u64>;
+
+    /// How many nonces are remembered right now.
+    fn len(&self) -> usize;
+
+    /// True when nothing is remembered.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Remembers nothing: every replay inside the lifetime succeeds. For showing why a
+/// record is needed.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoRecord;
+
+impl ReplayRecord for NoRecord {
+    fn check_and_insert(&mut self, _: &str, _: u64, _: u64) -> Result<(), u64> {
+        Ok(())
+    }
+
+    fn len(&self) -> usize {
+        0
+    }
+}
+
+/// An in-memory record that forgets each nonce once its ticket has expired, so memory
+/// stays proportional to the tickets still alive.
+#[derive(Debug, Clone, Default)]
+pub struct UsedNonces {
+    first_used: BTreeMap<String, u64>,
+    by_expiry: BTreeSet<(u64, String)>,
+}
+
+impl UsedNonces {
+    /// An empty record.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Forgets every nonce whose ticket expired at or before `now_ms`.
+    pub fn prune(&mut self, now_ms: u64) {
+        while let Some((exp, nonce)) = self.by_expiry.first().cloned() {
+            if exp > now_ms {
+                break;
+            }
+            self.by_expiry.pop_first();
+            self.first_used.remove(&nonce);
+        }
+    }
+}
+
+impl ReplayRecord for UsedNonces {
+    fn check_and_insert(&mut self, nonce: &str, exp_ms: u64, now_ms: u64) -> Result<(), u64> {
+        self.prune(now_ms);
+        if let Some(&at) = self.first_used.get(nonce) {
+            return Err(at);
+        }
+        self.first_used.insert(nonce.to_owned(), now_ms);
+        self.by_expiry.insert((exp_ms, nonce.to_owned()));
+        Ok(())
+    }
+
+    fn len(&self) -> usize {
+        self.first_used.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn second_use_reports_the_first() {
+        let mut record = UsedNonces::new();
+        assert_eq!(record.check_and_insert("n1", 120_000, 8_000), Ok(()));
+        assert_eq!(record.check_and_insert("n1", 120_000, 40_000), Err(8_000));
+        assert_eq!(record.check_and_insert("n2", 120_000, 40_000), Ok(()));
+    }
+
+    #[test]
+    fn memory_stays_proportional_to_live_tickets() {
+        let mut record = UsedNonces::new();
+        for i in 0..10_000u64 {
+            // Each ticket lives 120 s; one is redeemed every second.
+            let now = i * 1_000;
+            assert_eq!(
+                record.check_and_insert(&format!("n{i}"), now + 120_000, now),
+                Ok(())
+            );
+            assert!(record.len() <= 121, "{} entries at {now}", record.len());
+        }
+    }
+
+    #[test]
+    fn no_record_accepts_every_replay() {
+        let mut record = NoRecord;
+        assert_eq!(record.check_and_insert("n", 1, 0), Ok(()));
+        assert_eq!(record.check_and_insert("n", 1, 0), Ok(()));
+        assert!(record.is_empty());
+    }
+}

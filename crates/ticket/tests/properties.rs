@@ -1,0 +1,300 @@
+//! Properties that must hold for every input, checked exhaustively where the space is
+//! small and with a seeded generator where it is not (the same cases natively and in wasm).
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use mrtr_ticket::{
+    inspect, with_payload, Check, Codec, Expect, Key, Mint, Mode, RequestDigest, Status,
+};
+use serde_json::{json, Value};
+
+/// SplitMix64: a tiny portable generator, so every run sees the same cases.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.next() as u8).collect()
+    }
+    fn fill(&mut self, dest: &mut [u8]) {
+        for b in dest {
+            *b = self.next() as u8;
+        }
+    }
+}
+
+fn codec(mode: Mode) -> Codec {
+    Codec::new(
+        Key::new(b"property-test key, thirty-two bytes or more").expect("key"),
+        mode,
+    )
+}
+
+fn request() -> RequestDigest {
+    RequestDigest::of(
+        "tools/call",
+        &json!({"name": "buy_ticket", "arguments": {"quantity": 2}}),
+    )
+}
+
+fn minted(codec: &Codec, gen: &mut Gen) -> String {
+    let mint = Mint {
+        principal: "bob".into(),
+        request: request(),
+        data: json!({"price": 190.0}),
+        now_ms: 0,
+        ttl_ms: 120_000,
+    };
+    codec.mint(&mint, &mut |d: &mut [u8]| gen.fill(d))
+}
+
+fn open(codec: &Codec, ticket: impl AsRef<[u8]>) -> mrtr_ticket::Opened {
+    codec.open(
+        ticket,
+        &Expect {
+            principal: "bob",
+            request: &request(),
+            now_ms: 1_000,
+        },
+        None,
+    )
+}
+
+/// The bytes a change may write: the whole base64url alphabet, the dot, and a few others.
+fn replacement_bytes() -> Vec<u8> {
+    let mut bytes: Vec<u8> = (b'A'..=b'Z')
+        .chain(b'a'..=b'z')
+        .chain(b'0'..=b'9')
+        .collect();
+    bytes.extend_from_slice(b"-_.=+/ \0\x7f\xff\xc3");
+    bytes
+}
+
+#[test]
+fn every_single_byte_change_is_rejected() {
+    for mode in [Mode::Signed, Mode::Sealed] {
+        let codec = codec(mode);
+        let ticket = minted(&codec, &mut Gen(1)).into_bytes();
+        assert!(open(&codec, &ticket).is_ok());
+        let mut changes = 0;
+        for at in 0..ticket.len() {
+            for &byte in &replacement_bytes() {
+                if byte == ticket[at] {
+                    continue;
+                }
+                let mut changed = ticket.clone();
+                changed[at] = byte;
+                let opened = open(&codec, &changed);
+                assert!(
+                    !opened.is_ok(),
+                    "{mode:?}: byte {at} -> {byte:#x} was accepted"
+                );
+                changes += 1;
+            }
+        }
+        assert!(changes > 10_000, "{changes}");
+    }
+}
+
+#[test]
+fn every_payload_field_edit_under_the_old_tag_is_rejected() {
+    let codec = codec(Mode::Signed);
+    let ticket = minted(&codec, &mut Gen(2));
+    let payload = inspect(&ticket).payload.expect("readable payload");
+    let edits: Vec<(&str, Value)> = vec![
+        ("data", json!({"price": 1.0})),
+        ("data", json!({"price": 190.0, "extra": true})),
+        (
+            "dig",
+            json!(RequestDigest::of(
+                "tools/call",
+                &json!({"name": "buy_ticket", "arguments": {"quantity": 20}})
+            )
+            .as_str()),
+        ),
+        ("exp", json!(10_000_000)),
+        ("iat", json!(5)),
+        ("nonce", json!("AAAAAAAAAAAAAAAAAAAAAA")),
+        ("sub", json!("alice")),
+    ];
+    for (field, value) in edits {
+        let mut edited = payload.clone();
+        edited[field] = value;
+        let forged = with_payload(&ticket, &edited);
+        let opened = open(&codec, &forged);
+        assert_eq!(
+            opened.status(Check::Signature),
+            Status::Failed,
+            "edit of {field} was not caught by the signature"
+        );
+    }
+    // The same edits are believed by a server with signing off: that is the lesson.
+    let careless = codec_unsigned_view(&ticket);
+    assert!(careless.is_ok());
+}
+
+fn codec_unsigned_view(ticket: &str) -> mrtr_ticket::Opened {
+    let mut payload = inspect(ticket).payload.expect("payload");
+    payload["data"] = json!({"price": 1.0});
+    let forged = with_payload(ticket, &payload);
+    let opened = open(&codec(Mode::Unsigned), &forged);
+    assert_eq!(opened.status(Check::Signature), Status::Skipped);
+    assert_eq!(opened.trusted().expect("believed").data()["price"], 1.0);
+    opened
+}
+
+#[test]
+fn no_input_panics_and_every_refusal_names_one_failed_check() {
+    let mut gen = Gen(3);
+    let codecs = [
+        codec(Mode::Signed),
+        codec(Mode::Sealed),
+        codec(Mode::Unsigned),
+    ];
+    let valid = minted(&codecs[0], &mut gen).into_bytes();
+    let mut inputs: Vec<Vec<u8>> = vec![
+        Vec::new(),
+        b"hello".to_vec(),
+        b"..".to_vec(),
+        b"v1..".to_vec(),
+        vec![b'A'; 1 << 20],
+    ];
+    for len in [
+        1usize,
+        2,
+        3,
+        5,
+        43,
+        64,
+        200,
+        4095,
+        4096,
+        4097,
+        65_536,
+        1 << 20,
+    ] {
+        inputs.push(gen.bytes(len));
+    }
+    for _ in 0..400 {
+        // Splices of a valid ticket: cut, duplicate, insert random bytes.
+        let mut t = valid.clone();
+        let at = gen.below(t.len() as u64) as usize;
+        match gen.below(4) {
+            0 => t.truncate(at),
+            1 => t.splice(at..at, valid.iter().copied()).for_each(drop),
+            2 => {
+                let len = 1 + gen.below(8) as usize;
+                t.splice(at..at, gen.bytes(len)).for_each(drop)
+            }
+            _ => {
+                t.remove(at);
+            }
+        }
+        inputs.push(t);
+    }
+    for input in &inputs {
+        for codec in &codecs {
+            let opened = open(codec, input);
+            let failed = opened.steps().filter(|(_, s)| *s == Status::Failed).count();
+            assert_eq!(failed, usize::from(!opened.is_ok()));
+            let report = opened.report();
+            assert_eq!(report.steps.len(), 9);
+        }
+        let _ = inspect(&String::from_utf8_lossy(input));
+    }
+}
+
+#[test]
+fn open_of_mint_round_trips_in_every_mode() {
+    let mut gen = Gen(4);
+    for mode in [Mode::Signed, Mode::Sealed, Mode::Unsigned] {
+        let codec = codec(mode);
+        for i in 0..50u64 {
+            let principal = format!("user-{}", gen.below(1000));
+            let data =
+                json!({"n": i, "text": format!("é\"\n{}", gen.next()), "list": [1.5, null, true]});
+            let params = json!({"name": "tool", "arguments": {"i": i}});
+            let request = RequestDigest::of("tools/call", &params);
+            let now = gen.below(1 << 40);
+            let mint = Mint {
+                principal: principal.clone(),
+                request: request.clone(),
+                data: data.clone(),
+                now_ms: now,
+                ttl_ms: 1 + gen.below(600_000),
+            };
+            let ticket = codec.mint(&mint, &mut |d: &mut [u8]| gen.fill(d));
+            let opened = codec.open(
+                &ticket,
+                &Expect {
+                    principal: &principal,
+                    request: &request,
+                    now_ms: now,
+                },
+                None,
+            );
+            let trusted = opened.trusted().expect("round trip");
+            assert_eq!(trusted.data(), &data);
+            assert_eq!(trusted.claims().sub, principal);
+            assert_eq!(trusted.claims().iat, now);
+        }
+    }
+}
+
+#[test]
+fn sealed_tickets_cannot_be_read_and_are_refused_by_a_signing_server() {
+    let sealed = codec(Mode::Sealed);
+    let ticket = minted(&sealed, &mut Gen(5));
+    assert!(ticket.starts_with("v1e."));
+    let seen = inspect(&ticket);
+    assert!(seen.sealed);
+    assert_eq!(seen.payload, None);
+    assert!(!ticket.contains("bob"));
+    let opened = open(&codec(Mode::Signed), &ticket);
+    assert_eq!(opened.status(Check::Shape), Status::Failed);
+    assert!(opened.explain(Check::Shape).contains("sealed ticket"));
+    // Another key cannot open it either.
+    let other = Codec::new(Key::new([9u8; 32]).expect("key"), Mode::Sealed);
+    assert_eq!(
+        open(&other, &ticket).status(Check::Signature),
+        Status::Failed
+    );
+}
+
+#[test]
+fn oversized_input_stops_at_the_first_check() {
+    let codec = codec(Mode::Signed);
+    let opened = open(&codec, vec![b'x'; 1 << 20]);
+    assert_eq!(opened.status(Check::Size), Status::Failed);
+    assert_eq!(
+        opened.explain(Check::Size),
+        "1048576 bytes is over the 4096-byte limit, so nothing else was read"
+    );
+    assert!(opened.steps().skip(1).all(|(_, s)| s == Status::NotReached));
+}
+
+#[test]
+fn broken_input_is_described_precisely() {
+    let codec = codec(Mode::Signed);
+    let cases = [
+        ("hello", Check::Shape, "expected three parts separated by dots (v1.…….……), found 1"),
+        ("v2.a.b", Check::Shape, "starts with 'v2', this server's tickets start with 'v1.'"),
+        ("v1.a+b.c", Check::Base64url, "the payload: character 2 is '+', which is not in the base64url alphabet (A-Z a-z 0-9 - _)"),
+        ("v1.e30.AAAA", Check::Base64url, "the tag is 3 bytes; an HMAC-SHA256 tag is 32"),
+    ];
+    for (input, check, why) in cases {
+        let opened = open(&codec, input);
+        assert_eq!(opened.status(check), Status::Failed, "{input}");
+        assert_eq!(opened.explain(check), why, "{input}");
+    }
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs everything mrtr-lab needs to build, serve and test, from the package
+# registries only (Debian, crates.io, npm). Nothing is downloaded from anywhere else.
+# Safe to re-run: whatever is already present at the right version is skipped.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/env.sh
+source "$ROOT/scripts/env.sh"
+
+WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$ROOT/Cargo.lock")
+WASM_PACK_VERSION=0.15.1
+TRUNK_VERSION=0.21.14 # trunk 0.22.x needs rustc >= 1.96.1
+
+has_version() { command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -qwF "$2"; }
+
+# 1. Debian: headless Chromium and the matching ChromeDriver.
+if ! command -v chromedriver >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1; then
+  step apt-get update -qq
+  step env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium chromium-driver
+fi
+
+# 2. The wasm target.
+rustup target list --installed | grep -qx wasm32-unknown-unknown || step rustup target add wasm32-unknown-unknown
+
+# 3. wasm-bindgen-cli at exactly Cargo.lock's wasm-bindgen.
+if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
+  if ! step cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --locked; then
+    # Its published Cargo.lock pins a webpki-roots this registry may not serve yet. The
+    # failed attempt left the checksum-verified source in the registry cache: build a copy
+    # of it with only that one pin lowered.
+    src=$(mktemp -d)
+    cp -r "$(ls -d "$CARGO_HOME"/registry/src/*/wasm-bindgen-cli-"$WASM_BINDGEN_VERSION" | head -n1)" "$src/cli"
+    (cd "$src/cli" && cargo update -p webpki-roots --precise 1.0.10)
+    step cargo install --path "$src/cli" --locked
+    rm -rf "$src"
+  fi
+fi
+
+# 4. wasm-pack (the npm package of that name downloads a binary from outside the registries).
+has_version wasm-pack "$WASM_PACK_VERSION" ||
+  step cargo install wasm-pack --version "=$WASM_PACK_VERSION" --locked
+
+# 5. trunk; its own speed hardly matters, so skip LTO to shorten the build.
+has_version trunk "$TRUNK_VERSION" ||
+  step env CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    cargo install trunk --version "=$TRUNK_VERSION" --locked
+
+# 6. npm dev-dependencies from the committed lock file: wasm-opt (binaryen, run by node),
+#    playwright-core (drives Debian's Chromium), axe-core, typescript.
+if [ ! -f "$ROOT/node_modules/.package-lock.json" ] || ! cmp -s "$ROOT/package-lock.json" "$ROOT/node_modules/.lock-copy"; then
+  (cd "$ROOT" && step npm ci --no-audit --no-fund && cp package-lock.json node_modules/.lock-copy)
+fi
+
+echo "[setup] toolchain ready" >&2
