@@ -12,10 +12,13 @@ WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/,
 WASM_PACK_VERSION=0.15.1
 TRUNK_VERSION=0.21.14 # trunk 0.22.x needs rustc >= 1.96.1
 
+# `setup.sh serve` installs only what serving the lab needs; plain `setup.sh` everything.
+PURPOSE=${1:-all}
+
 has_version() { command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -qwF "$2"; }
 
-# 1. Debian: headless Chromium and the matching ChromeDriver.
-if ! command -v chromedriver >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1; then
+# 1. Debian: headless Chromium and the matching ChromeDriver (tests only).
+if [ "$PURPOSE" = all ] && { ! command -v chromedriver >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1; }; then
   step apt-get update -qq
   step env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium chromium-driver
 fi
@@ -38,7 +41,7 @@ if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
 fi
 
 # 4. wasm-pack (the npm package of that name downloads a binary from outside the registries).
-has_version wasm-pack "$WASM_PACK_VERSION" ||
+[ "$PURPOSE" != all ] || has_version wasm-pack "$WASM_PACK_VERSION" ||
   step cargo install wasm-pack --version "=$WASM_PACK_VERSION" --locked
 
 # 5. trunk; its own speed hardly matters, so skip LTO to shorten the build.

@@ -1,1 +1,157 @@
-//! placeholder
+//! # mrtr-js: the ticket codec for JavaScript
+//!
+//! Built with `wasm-pack build --target web crates/js` (or `--target nodejs`). Lesson pages
+//! use it to put a live ticket on a slide; the benchmark uses it to time `open` from JS.
+//!
+//! ```js
+//! import init, { mint, open, explain } from "./pkg/mrtr_js.js";
+//! await init();
+//! const key = "mrtr-lab demo key, not a secret!";
+//! const request = { method: "tools/call", params: { name: "deploy", arguments: { env: "staging" } } };
+//! const ticket = mint({ key, principal: "bob", request, data: { env: "staging" }, nowMs: 0, ttlMs: 120000 });
+//! const report = open(ticket, { key, principal: "alice", request, nowMs: 20000 });
+//! report.failedCheck;          // "principal"
+//! explain(ticket, { key, principal: "alice", request, nowMs: 20000 });
+//! // ["✓ Within the size limit: …", …, "✗ Principal = the caller: minted for bob, presented by alice", …]
+//! ```
+//!
+//! Errors in the options (a short key, a missing field, a wrong type) throw a JS `Error`
+//! with a sentence saying which.
+#![deny(missing_docs)]
+
+mod options;
+mod random;
+
+use mrtr_ticket::{Codec, Expect, Opened, ReplayRecord, UsedNonces};
+use options::{CodecOptions, MintOptions, OpenOptions};
+use wasm_bindgen::prelude::*;
+
+/// Mints a ticket. Options: `key` (text, at least 32 bytes), `mode` (`"signed"`, the
+/// default, `"sealed"` or `"unsigned"`), `principal`, `request` (`{method, params}`) or
+/// `digest`, `data`, `nowMs`, `ttlMs`. Random bytes come from `crypto.getRandomValues`.
+#[wasm_bindgen]
+pub fn mint(options: JsValue) -> Result<String, JsError> {
+    let options: MintOptions = options::parse(options)?;
+    let codec = options.codec.build()?;
+    let mint = options.to_mint()?;
+    Ok(codec.mint(&mint, &mut random::CryptoRandom))
+}
+
+/// Opens a ticket and returns the whole check trace as a plain object:
+/// `{ok, failedCheck, failure, steps: [{check, label, status, mark, detail}], claims, error}`.
+/// Options: `key`, `mode`, `principal`, `request` or `digest`, `nowMs`.
+#[wasm_bindgen]
+pub fn open(ticket: &str, options: JsValue) -> Result<JsValue, JsError> {
+    options::to_js(&open_with(ticket, options)?.report())
+}
+
+/// One sentence per check, in order, each starting with its mark (✓ ✗ – ·).
+#[wasm_bindgen]
+pub fn explain(ticket: &str, options: JsValue) -> Result<Vec<String>, JsError> {
+    let opened = open_with(ticket, options)?;
+    Ok(opened
+        .steps()
+        .map(|(check, status)| {
+            format!(
+                "{} {}: {}",
+                status.mark(),
+                check.label(),
+                opened.explain(check)
+            )
+        })
+        .collect())
+}
+
+fn open_with(ticket: &str, options: JsValue) -> Result<Opened, JsError> {
+    let options: OpenOptions = options::parse(options)?;
+    let codec = options.codec.build()?;
+    let (digest, now_ms) = options.request_and_now()?;
+    Ok(codec.open(
+        ticket,
+        &Expect {
+            principal: &options.principal,
+            request: &digest,
+            now_ms,
+        },
+        None,
+    ))
+}
+
+/// What anyone can read from a ticket without the key: its parts with their byte ranges,
+/// the decoded payload, and everything wrong with it.
+#[wasm_bindgen]
+pub fn inspect(ticket: &str) -> Result<JsValue, JsError> {
+    options::to_js(&mrtr_ticket::inspect(ticket))
+}
+
+/// The request digest a ticket is bound to: base64url(SHA-256(canonical JSON)).
+#[wasm_bindgen(js_name = requestDigest)]
+pub fn request_digest(method: &str, params: JsValue) -> Result<String, JsError> {
+    let params: serde_json::Value = options::parse(params)?;
+    Ok(mrtr_ticket::RequestDigest::of(method, &params).to_string())
+}
+
+/// A codec kept alive across calls (the key is set up once), with an optional replay
+/// record: what a server holds.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct Verifier {
+    codec: Codec,
+    record: Option<UsedNonces>,
+}
+
+#[wasm_bindgen]
+impl Verifier {
+    /// `new Verifier({key, mode, replayRecord})`: `replayRecord: true` makes tickets single-use.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<Verifier, JsError> {
+        let options: CodecOptions = options::parse(options)?;
+        let record = options.replay_record.then(UsedNonces::new);
+        Ok(Verifier {
+            codec: options.build()?,
+            record,
+        })
+    }
+
+    /// Runs every check and returns only the verdict: `"accepted"` or the id of the first
+    /// failed check (`"signature"`, `"expiry"`, …). No trace is built for JS: the fast path.
+    pub fn verdict(&mut self, ticket: &str, principal: &str, digest: &str, now_ms: f64) -> String {
+        let digest = mrtr_ticket::RequestDigest::from_encoded(digest);
+        let expect = Expect {
+            principal,
+            request: &digest,
+            now_ms: now_ms as u64,
+        };
+        let record = self.record.as_mut().map(|r| r as &mut dyn ReplayRecord);
+        let opened = self.codec.open(ticket, &expect, record);
+        opened
+            .failure()
+            .map_or("accepted", |f| f.check().id())
+            .to_owned()
+    }
+
+    /// Like the free function `open`, with this verifier's key and record.
+    pub fn open(
+        &mut self,
+        ticket: &str,
+        principal: &str,
+        digest: &str,
+        now_ms: f64,
+    ) -> Result<JsValue, JsError> {
+        let digest = mrtr_ticket::RequestDigest::from_encoded(digest);
+        let expect = Expect {
+            principal,
+            request: &digest,
+            now_ms: now_ms as u64,
+        };
+        let record = self.record.as_mut().map(|r| r as &mut dyn ReplayRecord);
+        options::to_js(&self.codec.open(ticket, &expect, record).report())
+    }
+
+    /// The signature check alone (HMAC-SHA256 over the text before the last dot, compared
+    /// with the tag): the floor no codec can beat. For the benchmark.
+    #[wasm_bindgen(js_name = tagMatches)]
+    pub fn tag_matches(&self, ticket: &str) -> bool {
+        self.codec.tag_matches(ticket)
+    }
+}

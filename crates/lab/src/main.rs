@@ -1,1 +1,5 @@
-fn main() {}
+//! Starts the lab in the page.
+
+fn main() {
+    mrtr_lab::start();
+}

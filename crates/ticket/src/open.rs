@@ -214,7 +214,7 @@ impl Codec {
         &self,
         ticket: impl AsRef<[u8]>,
         expect: &Expect<'_>,
-        record: Option<&mut dyn ReplayRecord>,
+        record: Option<&mut (dyn ReplayRecord + '_)>,
     ) -> Opened {
         let bytes = ticket.as_ref();
         let mut opened = Opened {
@@ -241,7 +241,7 @@ impl Codec {
         &self,
         bytes: &[u8],
         expect: &Expect<'_>,
-        record: Option<&mut dyn ReplayRecord>,
+        record: Option<&mut (dyn ReplayRecord + '_)>,
         opened: &mut Opened,
     ) -> Result<Trusted, Failure> {
         macro_rules! pass {

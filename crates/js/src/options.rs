@@ -1,0 +1,134 @@
+//! Options objects from JavaScript, checked with sentences a person can act on.
+
+use mrtr_ticket::{Codec, Key, Mint, Mode, RequestDigest};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+/// Reads a JS value into a Rust type; a wrong shape becomes an `Error` naming the field.
+pub fn parse<T: DeserializeOwned>(value: JsValue) -> Result<T, JsError> {
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| JsError::new(&format!("mrtr: bad options: {e}")))
+}
+
+/// Writes plain data as a plain JS object (maps as objects, not `Map`s).
+pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&format!("mrtr: cannot hand the result to JS: {e}")))
+}
+
+/// The key and mode every call needs.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CodecOptions {
+    key: String,
+    #[serde(default = "signed")]
+    mode: Mode,
+    #[serde(default)]
+    max_len: Option<usize>,
+    #[serde(default)]
+    pub replay_record: bool,
+}
+
+fn signed() -> Mode {
+    Mode::Signed
+}
+
+impl CodecOptions {
+    pub fn build(&self) -> Result<Codec, JsError> {
+        let key = Key::new(self.key.as_bytes()).map_err(|e| JsError::new(&format!("mrtr: {e}")))?;
+        let codec = Codec::new(key, self.mode);
+        Ok(match self.max_len {
+            Some(max) => codec.with_max_len(max),
+            None => codec,
+        })
+    }
+}
+
+/// A request as `{method, params}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    method: String,
+    #[serde(default = "empty_object")]
+    params: Value,
+}
+
+fn empty_object() -> Value {
+    Value::Object(Default::default())
+}
+
+fn digest(request: &Option<Request>, digest: &Option<String>) -> Result<RequestDigest, JsError> {
+    match (request, digest) {
+        (Some(r), None) => Ok(RequestDigest::of(&r.method, &r.params)),
+        (None, Some(d)) => Ok(RequestDigest::from_encoded(d.clone())),
+        _ => Err(JsError::new(
+            "mrtr: give either `request` ({method, params}) or `digest`, not both or neither",
+        )),
+    }
+}
+
+/// Options of `mint`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MintOptions {
+    #[serde(flatten)]
+    pub codec: CodecOptions,
+    principal: String,
+    #[serde(default)]
+    request: Option<Request>,
+    #[serde(default)]
+    digest: Option<String>,
+    #[serde(default)]
+    data: Value,
+    now_ms: f64,
+    ttl_ms: f64,
+}
+
+impl MintOptions {
+    pub fn to_mint(&self) -> Result<Mint, JsError> {
+        Ok(Mint {
+            principal: self.principal.clone(),
+            request: digest(&self.request, &self.digest)?,
+            data: self.data.clone(),
+            now_ms: millis(self.now_ms, "nowMs")?,
+            ttl_ms: millis(self.ttl_ms, "ttlMs")?,
+        })
+    }
+}
+
+/// Options of `open` and `explain`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenOptions {
+    #[serde(flatten)]
+    pub codec: CodecOptions,
+    pub principal: String,
+    #[serde(default)]
+    request: Option<Request>,
+    #[serde(default)]
+    digest: Option<String>,
+    now_ms: f64,
+}
+
+impl OpenOptions {
+    /// The request digest and the clock, checked.
+    pub fn request_and_now(&self) -> Result<(RequestDigest, u64), JsError> {
+        Ok((
+            digest(&self.request, &self.digest)?,
+            millis(self.now_ms, "nowMs")?,
+        ))
+    }
+}
+
+fn millis(value: f64, name: &str) -> Result<u64, JsError> {
+    if value.is_finite() && value >= 0.0 && value <= 9_007_199_254_740_991.0 {
+        Ok(value as u64)
+    } else {
+        Err(JsError::new(&format!(
+            "mrtr: `{name}` must be a non-negative number of milliseconds, got {value}"
+        )))
+    }
+}

@@ -1,0 +1,62 @@
+//! The ledger: every side effect a tool had, in order. What the seeds count.
+
+use serde::{Deserialize, Serialize};
+
+/// One side effect: a deployment, a charge, a submitted expense, a redeemed voucher.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry {
+    /// When, on the virtual clock (ms).
+    pub at_ms: u64,
+    /// Which replica did it.
+    pub replica: String,
+    /// Which tool.
+    pub tool: String,
+    /// What happened, in words.
+    pub what: String,
+    /// Money moved, in cents, when any.
+    pub cents: Option<i64>,
+}
+
+/// Side effects in the order they happened.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Ledger {
+    entries: Vec<Entry>,
+}
+
+impl Ledger {
+    /// Appends an entry.
+    pub fn push(&mut self, entry: Entry) {
+        self.entries.push(entry);
+    }
+
+    /// Every entry, oldest first.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// How many side effects happened.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when nothing happened.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The sum of all money moved, in cents.
+    pub fn total_cents(&self) -> i64 {
+        self.entries.iter().filter_map(|e| e.cents).sum()
+    }
+}
+
+/// Writes cents as money: `190.00`.
+pub fn money(cents: i64) -> String {
+    format!(
+        "{}{}.{:02}",
+        if cents < 0 { "-" } else { "" },
+        cents.abs() / 100,
+        cents.abs() % 100
+    )
+}

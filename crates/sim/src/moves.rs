@@ -1,0 +1,367 @@
+//! The malicious client, as data: named moves applied to a retry (turmoil's faults-as-data).
+//!
+//! Each move starts from one [`Situation`]: the first call, the `input_required` answer with
+//! its ticket, and the person's answers. Every move is a separate attempt on that ticket, at
+//! its own time on the clock.
+
+use crate::client::Client;
+use crate::cluster::{Replica, ATTACKER_KEY};
+use crate::jsonrpc;
+use crate::person::{Person, Reply};
+use mrtr_ticket::{inspect, with_payload, Codec, FixedNonces, Key, Mode};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+/// One thing a client can do with (or to) a ticket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Move {
+    /// The honest retry: new id, the answers, the ticket byte for byte.
+    Honest,
+    /// Change one character of the ticket.
+    TamperByte,
+    /// Edit a payload field (staging → prod, the price → 1.0) and keep the old tag.
+    EditPayload,
+    /// Edit the payload and sign it again with a key of one's own.
+    ResignOtherKey,
+    /// Present bob's ticket with alice's bearer token.
+    OtherPrincipal,
+    /// Send the honest retry 5 minutes after the ticket was minted.
+    TooLate,
+    /// Send the exact honest retry again.
+    SendTwice,
+    /// Spend the ticket on the same tool with other arguments.
+    OtherArguments,
+    /// Spend the ticket on another tool.
+    OtherTool,
+    /// Spend the ticket on another method (`prompts/get`).
+    OtherMethod,
+    /// Send `hello` as the ticket.
+    Hello,
+    /// Send the answers without the ticket.
+    DropTicket,
+    /// A first call carrying a ticket the server never issued.
+    UnaskedTicket,
+    /// A first call with the answer already filled in, and no ticket.
+    PrefillAnswer,
+    /// Send the opposite of what the person answered.
+    ChangeAnswer,
+}
+
+impl Move {
+    /// Every move, in the order the lab lists them.
+    pub const ALL: [Move; 15] = [
+        Move::Honest,
+        Move::TamperByte,
+        Move::EditPayload,
+        Move::ResignOtherKey,
+        Move::OtherPrincipal,
+        Move::TooLate,
+        Move::SendTwice,
+        Move::OtherArguments,
+        Move::OtherTool,
+        Move::OtherMethod,
+        Move::Hello,
+        Move::DropTicket,
+        Move::UnaskedTicket,
+        Move::PrefillAnswer,
+        Move::ChangeAnswer,
+    ];
+
+    /// Its identifier on the command line and in URLs.
+    pub fn id(self) -> &'static str {
+        match self {
+            Move::Honest => "honest",
+            Move::TamperByte => "tamper-byte",
+            Move::EditPayload => "edit-payload",
+            Move::ResignOtherKey => "resign",
+            Move::OtherPrincipal => "other-principal",
+            Move::TooLate => "too-late",
+            Move::SendTwice => "send-twice",
+            Move::OtherArguments => "other-arguments",
+            Move::OtherTool => "other-tool",
+            Move::OtherMethod => "other-method",
+            Move::Hello => "hello",
+            Move::DropTicket => "drop-ticket",
+            Move::UnaskedTicket => "unasked-ticket",
+            Move::PrefillAnswer => "prefill-answer",
+            Move::ChangeAnswer => "change-answer",
+        }
+    }
+
+    /// Finds a move by its identifier.
+    pub fn from_id(id: &str) -> Option<Move> {
+        Move::ALL.into_iter().find(|m| m.id() == id)
+    }
+
+    /// A label for a button.
+    pub fn title(self) -> &'static str {
+        match self {
+            Move::Honest => "Honest retry",
+            Move::TamperByte => "Change one character",
+            Move::EditPayload => "Tamper: edit the payload",
+            Move::ResignOtherKey => "Re-sign with another key",
+            Move::OtherPrincipal => "alice replays bob's ticket",
+            Move::TooLate => "Too late (5 minutes)",
+            Move::SendTwice => "Send the honest retry twice",
+            Move::OtherArguments => "Spend on another request",
+            Move::OtherTool => "Spend on another tool",
+            Move::OtherMethod => "Spend on another method",
+            Move::Hello => "Send \"hello\"",
+            Move::DropTicket => "Drop the ticket",
+            Move::UnaskedTicket => "Ticket nobody asked for",
+            Move::PrefillAnswer => "Forged answer, no ticket",
+            Move::ChangeAnswer => "Change the person's answer",
+        }
+    }
+
+    /// What the move does, in one sentence.
+    pub fn what(self) -> &'static str {
+        match self {
+            Move::Honest => "New id, the person's answer in inputResponses, requestState byte for byte.",
+            Move::TamperByte => "The honest retry with one character of the ticket's payload changed.",
+            Move::EditPayload => "Decode the readable payload, change a value (staging to prod, the price to 1.0), keep the old signature.",
+            Move::ResignOtherKey => "The same edit, then a fresh signature made with the attacker's own key.",
+            Move::OtherPrincipal => "alice got hold of bob's ticket and sends the retry with her own bearer token.",
+            Move::TooLate => "bob sends the honest retry 5 minutes after the ticket was minted; it lives 120 s.",
+            Move::SendTwice => "The exact same retry line again: a replay of a request that already worked.",
+            Move::OtherArguments => "The ticket from the staging request, attached to a deploy to prod.",
+            Move::OtherTool => "The ticket attached to a call of a different tool.",
+            Move::OtherMethod => "The ticket attached to a prompts/get request.",
+            Move::Hello => "The word hello where the ticket should be.",
+            Move::DropTicket => "The answers without the ticket: the server has nothing to continue from.",
+            Move::UnaskedTicket => "A first call carrying a ticket the client made up, signed with its own key.",
+            Move::PrefillAnswer => "A first call with inputResponses already saying yes: nothing was asked yet.",
+            Move::ChangeAnswer => "The person answered one thing; the client sends the opposite.",
+        }
+    }
+
+    /// When the lab plays it, seconds after the ticket was minted (the lesson's timeline).
+    pub fn default_at_s(self) -> u64 {
+        match self {
+            Move::Honest => 8,
+            Move::TamperByte => 10,
+            Move::EditPayload => 12,
+            Move::ResignOtherKey => 14,
+            Move::OtherPrincipal => 20,
+            Move::TooLate => 300,
+            Move::OtherArguments => 30,
+            Move::OtherTool => 32,
+            Move::OtherMethod => 34,
+            Move::SendTwice => 40,
+            Move::Hello => 45,
+            Move::DropTicket => 50,
+            Move::UnaskedTicket => 0,
+            Move::PrefillAnswer => 0,
+            Move::ChangeAnswer => 55,
+        }
+    }
+}
+
+/// Where every move starts: bob's first call and what came back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Situation {
+    /// The first request, as sent.
+    pub first: Value,
+    /// The ticket the server gave.
+    pub ticket: String,
+    /// The questions the server asked.
+    pub requests: Map<String, Value>,
+    /// What the person answered.
+    pub answers: Map<String, Value>,
+    /// When the ticket was minted, ms.
+    pub minted_at: u64,
+    /// The honest retry line, built once so a replay is byte-identical.
+    pub honest_line: String,
+    /// Arguments for [`Move::OtherArguments`].
+    pub other_arguments: Value,
+    /// The replica that minted the ticket.
+    pub minted_on: Option<Replica>,
+}
+
+/// One line a move sends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attempt {
+    /// The move.
+    pub by: Move,
+    /// When, ms.
+    pub at_ms: u64,
+    /// Whose bearer token.
+    pub bearer: String,
+    /// The exact line.
+    pub line: String,
+}
+
+impl Situation {
+    /// Builds the situation; the honest retry gets its id now.
+    pub fn new(
+        first: Value,
+        ticket: String,
+        requests: Map<String, Value>,
+        answers: Map<String, Value>,
+        minted_at: u64,
+        client: &mut Client,
+    ) -> Self {
+        let honest = client.retry(&first, answers.clone(), Some(&ticket));
+        let other_arguments =
+            other_arguments(first.pointer("/params/arguments").unwrap_or(&Value::Null));
+        Situation {
+            first,
+            ticket,
+            requests,
+            answers,
+            minted_at,
+            honest_line: jsonrpc::line(&honest),
+            other_arguments,
+            minted_on: None,
+        }
+    }
+
+    /// A "yes" to every question, as a client that forges consent would send it.
+    fn yes(&self) -> Map<String, Value> {
+        let person = Person {
+            reply: Reply::Accept,
+            think_ms: 0,
+        };
+        self.requests
+            .iter()
+            .filter_map(|(k, r)| Some((k.clone(), person.answer(r)?)))
+            .collect()
+    }
+
+    /// The attempt a move makes, at its default time.
+    pub fn attempt(&self, by: Move, client: &mut Client) -> Attempt {
+        let at_ms = self.minted_at + by.default_at_s() * 1_000;
+        let bob = client.bearer.clone();
+        let retry = |client: &mut Client, answers: Map<String, Value>, ticket: Option<&str>| {
+            jsonrpc::line(&client.retry(&self.first, answers, ticket))
+        };
+        let line = match by {
+            Move::Honest | Move::SendTwice | Move::OtherPrincipal | Move::TooLate => {
+                self.honest_line.clone()
+            }
+            Move::TamperByte => retry(
+                client,
+                self.answers.clone(),
+                Some(&flip_one_char(&self.ticket)),
+            ),
+            Move::EditPayload => retry(client, self.answers.clone(), Some(&self.edited(false))),
+            Move::ResignOtherKey => retry(client, self.answers.clone(), Some(&self.edited(true))),
+            Move::OtherArguments => {
+                let mut message =
+                    serde_json::from_str::<Value>(&self.honest_line).unwrap_or_default();
+                message["id"] = client.next_id().into();
+                message["params"]["arguments"] = self.other_arguments.clone();
+                jsonrpc::line(&message)
+            }
+            Move::OtherTool => self.elsewhere(
+                client,
+                "tools/call",
+                json!({"name": "charge_good", "arguments": {"amount": 1}}),
+            ),
+            Move::OtherMethod => self.elsewhere(
+                client,
+                "prompts/get",
+                json!({"name": "release_notes", "arguments": {"version": "2.0"}}),
+            ),
+            Move::Hello => retry(client, self.answers.clone(), Some("hello")),
+            Move::DropTicket => retry(client, self.answers.clone(), None),
+            Move::UnaskedTicket => {
+                let mut first = self.first.clone();
+                first["id"] = client.next_id().into();
+                first["params"]["requestState"] = self.edited(true).into();
+                jsonrpc::line(&first)
+            }
+            Move::PrefillAnswer => {
+                let mut first = self.first.clone();
+                first["id"] = client.next_id().into();
+                first["params"]["inputResponses"] = Value::Object(self.yes());
+                jsonrpc::line(&first)
+            }
+            Move::ChangeAnswer => {
+                let accepted = self
+                    .answers
+                    .values()
+                    .all(|a| a.get("action").and_then(Value::as_str) == Some("accept"));
+                let flipped = if accepted {
+                    self.answers
+                        .keys()
+                        .map(|k| (k.clone(), json!({"action": "decline"})))
+                        .collect()
+                } else {
+                    self.yes()
+                };
+                retry(client, flipped, Some(&self.ticket))
+            }
+        };
+        let bearer = if by == Move::OtherPrincipal {
+            "alice-token".to_owned()
+        } else {
+            bob
+        };
+        Attempt {
+            by,
+            at_ms,
+            bearer,
+            line,
+        }
+    }
+
+    fn elsewhere(&self, client: &mut Client, method: &str, params: Value) -> String {
+        let mut message = client.request(method, params);
+        message["params"]["inputResponses"] = Value::Object(self.answers.clone());
+        message["params"]["requestState"] = self.ticket.clone().into();
+        jsonrpc::line(&message)
+    }
+
+    /// The ticket with its most tempting payload value changed; re-signed with the
+    /// attacker's key when `resign`.
+    fn edited(&self, resign: bool) -> String {
+        let mut payload = inspect(&self.ticket)
+            .payload
+            .unwrap_or_else(|| json!({"sub": "bob", "data": {}}));
+        let data = &mut payload["data"];
+        if data.get("env").is_some() {
+            data["env"] = "prod".into();
+        } else if data.get("price").is_some() {
+            data["price"] = json!(1.0);
+        } else {
+            data["approved"] = true.into();
+        }
+        if !resign {
+            return with_payload(&self.ticket, &payload);
+        }
+        let key = Key::new(ATTACKER_KEY).unwrap_or_else(|_| unreachable!("32 bytes"));
+        let payload = mrtr_ticket::canonical_json(&payload);
+        Codec::new(key, Mode::Signed).wrap_payload(payload.as_bytes(), &mut FixedNonces(vec![7]))
+    }
+}
+
+/// Changes one character in the middle of the payload to another base64url character.
+pub fn flip_one_char(ticket: &str) -> String {
+    let first_dot = ticket.find('.').unwrap_or(0);
+    let last_dot = ticket.rfind('.').unwrap_or(ticket.len());
+    let at = first_dot + 1 + (last_dot.saturating_sub(first_dot + 1)) / 2;
+    let mut bytes = ticket.as_bytes().to_vec();
+    if let Some(b) = bytes.get_mut(at) {
+        *b = if *b == b'A' { b'B' } else { b'A' };
+    }
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+fn other_arguments(arguments: &Value) -> Value {
+    let mut other = arguments.clone();
+    match other.as_object_mut() {
+        Some(map) if map.get("env").is_some() => {
+            map.insert("env".into(), "prod".into());
+        }
+        Some(map) if map.get("quantity").is_some() => {
+            map.insert("quantity".into(), 20.into());
+        }
+        Some(map) => {
+            map.insert("other".into(), true.into());
+        }
+        None => other = json!({"other": true}),
+    }
+    other
+}

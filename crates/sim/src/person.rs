@@ -1,0 +1,84 @@
+//! The person at the client: answers each question, and may take a while.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// How the person answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reply {
+    /// Accepts, and says yes to every yes/no field.
+    Accept,
+    /// Accepts the form but ticks "no".
+    AcceptNo,
+    /// Declines: an explicit no. Do not ask again for the same thing.
+    Decline,
+    /// Dismisses the question without choosing. It may be asked again later.
+    Cancel,
+}
+
+/// The person, with one way of answering and a time to think.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Person {
+    /// How they answer.
+    pub reply: Reply,
+    /// How long they take per question, ms.
+    pub think_ms: u64,
+}
+
+impl Default for Person {
+    fn default() -> Self {
+        Person {
+            reply: Reply::Accept,
+            think_ms: 4_000,
+        }
+    }
+}
+
+impl Person {
+    /// The answer to one embedded request (`{"method", "params"}`); `None` when the host
+    /// refuses to fulfil it (a declined sampling or roots request), so the client stops.
+    pub fn answer(&self, request: &Value) -> Option<Value> {
+        let method = request
+            .get("method")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let params = request.get("params").cloned().unwrap_or(Value::Null);
+        match (method, self.reply) {
+            ("elicitation/create", Reply::Decline) => Some(json!({"action": "decline"})),
+            ("elicitation/create", Reply::Cancel) => Some(json!({"action": "cancel"})),
+            ("elicitation/create", reply) => {
+                if params.get("mode").and_then(Value::as_str) == Some("url") {
+                    return Some(json!({"action": "accept"}));
+                }
+                let mut content = serde_json::Map::new();
+                let properties = params
+                    .pointer("/requestedSchema/properties")
+                    .and_then(Value::as_object);
+                for (name, schema) in properties.into_iter().flatten() {
+                    content.insert(name.clone(), fill(schema, reply == Reply::Accept));
+                }
+                Some(json!({"action": "accept", "content": content}))
+            }
+            ("sampling/createMessage", Reply::Accept | Reply::AcceptNo) => Some(json!({
+                "role": "assistant", "content": {"type": "text", "text": "Aurora"}, "model": "lab-model", "stopReason": "endTurn"
+            })),
+            ("roots/list", Reply::Accept | Reply::AcceptNo) => Some(json!({
+                "roots": [{"uri": "file:///home/bob/project", "name": "project"}]
+            })),
+            _ => None,
+        }
+    }
+}
+
+fn fill(schema: &Value, yes: bool) -> Value {
+    if let Some(first) = schema.get("enum").and_then(|e| e.get(0)) {
+        return first.clone();
+    }
+    match schema.get("type").and_then(Value::as_str) {
+        Some("boolean") => Value::Bool(yes),
+        Some("number" | "integer") => json!(1),
+        _ => json!("Aurora"),
+    }
+}

@@ -1,0 +1,161 @@
+//! The 2026-07-28 envelope every request carries in `params._meta`, and capabilities.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// The one protocol revision this server speaks.
+pub const PROTOCOL_VERSION: &str = "2026-07-28";
+/// `_meta` key: the request's protocol version.
+pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+/// `_meta` key: who the client says it is.
+pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+/// `_meta` key: what this request's client can do.
+pub const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+/// `_meta` key on results: who the server is.
+pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
+/// The kinds of input a server may ask for inside `input_required`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InputKind {
+    /// `elicitation/create`, form mode: a small flat form shown to the person.
+    ElicitForm,
+    /// `elicitation/create`, URL mode: the person opens a page outside the client.
+    ElicitUrl,
+    /// `sampling/createMessage` (deprecated): the host's model writes something.
+    Sampling,
+    /// `roots/list` (deprecated): the folders the client works in.
+    Roots,
+}
+
+impl InputKind {
+    /// The embedded request's method.
+    pub fn method(self) -> &'static str {
+        match self {
+            InputKind::ElicitForm | InputKind::ElicitUrl => "elicitation/create",
+            InputKind::Sampling => "sampling/createMessage",
+            InputKind::Roots => "roots/list",
+        }
+    }
+
+    /// The `clientCapabilities` that allow it, as the `-32021` error names them.
+    pub fn required_capabilities(self) -> Value {
+        match self {
+            InputKind::ElicitForm => json!({"elicitation": {"form": {}}}),
+            InputKind::ElicitUrl => json!({"elicitation": {"url": {}}}),
+            InputKind::Sampling => json!({"sampling": {}}),
+            InputKind::Roots => json!({"roots": {}}),
+        }
+    }
+}
+
+/// What one request's client declared it can do.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Capabilities {
+    /// Form-mode elicitation.
+    pub elicit_form: bool,
+    /// URL-mode elicitation.
+    pub elicit_url: bool,
+    /// Sampling.
+    pub sampling: bool,
+    /// Roots.
+    pub roots: bool,
+}
+
+impl Capabilities {
+    /// Everything a full client declares.
+    pub const ALL: Capabilities = Capabilities {
+        elicit_form: true,
+        elicit_url: true,
+        sampling: true,
+        roots: true,
+    };
+
+    /// Reads `clientCapabilities`. An empty `elicitation` object means form mode, as the
+    /// specification keeps for clients written before URL mode.
+    pub fn from_value(value: &Value) -> Self {
+        let elicitation = value.get("elicitation").and_then(Value::as_object);
+        let mode = |m: &str| elicitation.is_some_and(|e| e.contains_key(m));
+        Capabilities {
+            elicit_form: mode("form") || elicitation.is_some_and(|e| e.is_empty()),
+            elicit_url: mode("url"),
+            sampling: value.get("sampling").is_some_and(Value::is_object),
+            roots: value.get("roots").is_some_and(Value::is_object),
+        }
+    }
+
+    /// Writes them as `clientCapabilities`.
+    pub fn to_value(self) -> Value {
+        let mut caps = serde_json::Map::new();
+        let mut elicitation = serde_json::Map::new();
+        if self.elicit_form {
+            elicitation.insert("form".into(), json!({}));
+        }
+        if self.elicit_url {
+            elicitation.insert("url".into(), json!({}));
+        }
+        if !elicitation.is_empty() {
+            caps.insert("elicitation".into(), elicitation.into());
+        }
+        if self.sampling {
+            caps.insert("sampling".into(), json!({}));
+        }
+        if self.roots {
+            caps.insert("roots".into(), json!({}));
+        }
+        caps.into()
+    }
+
+    /// True when a request of this kind may be sent to this client.
+    pub fn allows(self, kind: InputKind) -> bool {
+        match kind {
+            InputKind::ElicitForm => self.elicit_form,
+            InputKind::ElicitUrl => self.elicit_url,
+            InputKind::Sampling => self.sampling,
+            InputKind::Roots => self.roots,
+        }
+    }
+}
+
+/// The `_meta` envelope of one request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Envelope {
+    /// The protocol version it names, if any.
+    pub version: Option<String>,
+    /// What it can do.
+    pub capabilities: Capabilities,
+}
+
+impl Envelope {
+    /// Reads the envelope from a request's params.
+    pub fn from_params(params: &Value) -> Self {
+        let meta = params.get("_meta");
+        Envelope {
+            version: meta
+                .and_then(|m| m.get(META_VERSION))
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            capabilities: meta
+                .and_then(|m| m.get(META_CAPABILITIES))
+                .map(Capabilities::from_value)
+                .unwrap_or_default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capabilities_read_as_the_spec_says() {
+        let caps = Capabilities::from_value(&json!({"elicitation": {}}));
+        assert!(caps.elicit_form && !caps.elicit_url && !caps.sampling);
+        let caps = Capabilities::from_value(&json!({"elicitation": {"url": {}}, "sampling": {}}));
+        assert!(!caps.elicit_form && caps.elicit_url && caps.sampling && !caps.roots);
+        assert_eq!(
+            Capabilities::from_value(&Capabilities::ALL.to_value()),
+            Capabilities::ALL
+        );
+    }
+}

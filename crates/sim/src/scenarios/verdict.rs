@@ -1,0 +1,101 @@
+//! What one attempt came to, in the terms a student reads.
+
+use crate::cluster::{Delivery, Replica};
+use mrtr_ticket::Report;
+use serde::Serialize;
+use serde_json::Value;
+
+/// How the server answered one attempt.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Answered {
+    /// A complete result: the call went through.
+    Accepted {
+        /// The result's first text.
+        text: String,
+    },
+    /// `input_required` again: the server asks instead of acting.
+    AskedAgain,
+    /// A JSON-RPC error.
+    Refused {
+        /// The ticket check that failed, if a ticket check did.
+        check: Option<String>,
+        /// The error code.
+        code: i64,
+        /// The error message.
+        message: String,
+    },
+    /// Nothing came back.
+    NoResponse,
+}
+
+impl Answered {
+    /// Reads a delivery.
+    pub fn of(delivery: &Delivery) -> Answered {
+        let Some(response) = &delivery.response else {
+            return Answered::NoResponse;
+        };
+        if let Some(error) = response.get("error") {
+            return Answered::Refused {
+                check: error
+                    .pointer("/data/check")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+                code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
+                message: error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+            };
+        }
+        let result = response.get("result");
+        if result
+            .and_then(|r| r.get("resultType"))
+            .and_then(Value::as_str)
+            == Some("input_required")
+        {
+            return Answered::AskedAgain;
+        }
+        let text = result
+            .and_then(|r| r.pointer("/content/0/text"))
+            .and_then(Value::as_str)
+            .unwrap_or("complete");
+        Answered::Accepted {
+            text: text.to_owned(),
+        }
+    }
+
+    /// One word for a timeline: `accepted`, `asked again`, the failed check's id, or the code.
+    pub fn word(&self) -> String {
+        match self {
+            Answered::Accepted { .. } => "accepted".into(),
+            Answered::AskedAgain => "asked-again".into(),
+            Answered::Refused {
+                check: Some(check), ..
+            } => check.clone(),
+            Answered::Refused { code, .. } => code.to_string(),
+            Answered::NoResponse => "no-response".into(),
+        }
+    }
+}
+
+/// One attempt and its verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Verdict {
+    /// The move's id, or a label for the step.
+    pub by: String,
+    /// A title for people.
+    pub title: String,
+    /// When, ms.
+    pub at_ms: u64,
+    /// Whose bearer token.
+    pub bearer: String,
+    /// Which replica answered.
+    pub replica: Option<Replica>,
+    /// The ticket checks, if a ticket was checked.
+    pub checks: Option<Report>,
+    /// How the server answered.
+    pub answered: Answered,
+}

@@ -1,0 +1,459 @@
+//! The stateless MCP 2026-07-28 server core. It does not know it is simulated: a handler
+//! takes one request, the principal, the time and its collaborators, and returns the
+//! response. The cluster (and, later, a real transport) wraps it.
+
+mod ask;
+mod round;
+mod store;
+
+pub use ask::{Answer, Ask};
+pub use round::Round;
+pub use store::StateStore;
+
+use crate::jsonrpc::{
+    self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_CAPABILITY, PARSE_ERROR,
+    UNSUPPORTED_VERSION,
+};
+use crate::ledger::Ledger;
+use crate::protocol::{Envelope, META_SERVER_INFO, PROTOCOL_VERSION};
+use crate::tools::{self, prompts, resources, Effects, Step};
+use mrtr_ticket::{
+    Codec, Expect, Key, Mint, Mode, NonceSource, ReplayRecord, Report, RequestDigest,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+/// The methods that may answer `input_required`.
+pub const MRTR_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
+/// The longest request line the server reads.
+pub const MAX_LINE: usize = 4 << 20;
+/// The server's name and version, in every result's `_meta`.
+pub const SERVER_NAME: &str = "mrtr-lab-server";
+
+/// Where a server keeps the work between rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StateMode {
+    /// In the ticket itself: any replica can finish. The stateless way.
+    InTicket,
+    /// In a store on the server; the ticket holds only its key. Stateful again.
+    Store,
+}
+
+/// How a server is set up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerConfig {
+    /// Signed, sealed, or (careless) unsigned tickets.
+    pub mode: Mode,
+    /// How long a ticket lives, ms.
+    pub ttl_ms: u64,
+    /// Where the work between rounds is kept.
+    pub state: StateMode,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            mode: Mode::Signed,
+            ttl_ms: 120_000,
+            state: StateMode::InTicket,
+        }
+    }
+}
+
+/// What a server needs besides the request: who is asking, when, and its collaborators.
+pub struct Ctx<'a> {
+    /// The principal authenticated for this request (from the bearer token).
+    pub principal: &'a str,
+    /// The server's clock, ms.
+    pub now_ms: u64,
+    /// Which replica this is, for the ledger.
+    pub replica: &'a str,
+    /// The record of used tickets, when the server keeps one.
+    pub record: Option<&'a mut dyn ReplayRecord>,
+    /// Where side effects go.
+    pub ledger: &'a mut Ledger,
+    /// Random bytes for ticket nonces.
+    pub nonces: &'a mut dyn NonceSource,
+    /// Saved work, for [`StateMode::Store`].
+    pub store: &'a mut StateStore,
+}
+
+impl std::fmt::Debug for Ctx<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ctx")
+            .field("principal", &self.principal)
+            .field("now_ms", &self.now_ms)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What handling one message produced.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Handled {
+    /// The response; `None` for a notification.
+    pub response: Option<Value>,
+    /// The ticket checks, when a ticket came with the request.
+    pub checks: Option<Report>,
+    /// Remarks for the trace: what the server did and why.
+    pub notes: Vec<String>,
+}
+
+impl Handled {
+    fn reply(response: Value) -> Self {
+        Handled {
+            response: Some(response),
+            ..Handled::default()
+        }
+    }
+}
+
+/// A stateless MCP server replica: a key and a configuration, nothing else.
+#[derive(Debug, Clone)]
+pub struct Server {
+    codec: Codec,
+    config: ServerConfig,
+}
+
+impl Server {
+    /// A server with this key and configuration.
+    pub fn new(key: Key, config: ServerConfig) -> Self {
+        Server {
+            codec: Codec::new(key, config.mode),
+            config,
+        }
+    }
+
+    /// The codec it mints and opens tickets with.
+    pub fn codec(&self) -> &Codec {
+        &self.codec
+    }
+
+    /// Its configuration.
+    pub fn config(&self) -> ServerConfig {
+        self.config
+    }
+
+    /// Handles one line of JSON-RPC text. Never panics: anything wrong gets a JSON-RPC error.
+    pub fn handle_line(&self, line: &str, ctx: &mut Ctx<'_>) -> Handled {
+        if line.len() > MAX_LINE {
+            let message = format!(
+                "Request too large: {} bytes, at most {MAX_LINE}",
+                line.len()
+            );
+            return Handled::reply(jsonrpc::error(Value::Null, INVALID_REQUEST, &message, None));
+        }
+        match serde_json::from_str::<Value>(line) {
+            Ok(message) => self.handle(&message, ctx),
+            Err(e) => Handled::reply(jsonrpc::error(
+                Value::Null,
+                PARSE_ERROR,
+                &format!("Parse error: {e}"),
+                None,
+            )),
+        }
+    }
+
+    /// Handles one parsed JSON-RPC message.
+    pub fn handle(&self, message: &Value, ctx: &mut Ctx<'_>) -> Handled {
+        let id = message
+            .get("id")
+            .filter(|id| id.is_string() || id.is_i64() || id.is_u64())
+            .cloned();
+        let invalid = |why: &str| {
+            Handled::reply(jsonrpc::error(
+                id.clone().unwrap_or(Value::Null),
+                INVALID_REQUEST,
+                why,
+                None,
+            ))
+        };
+        let Some(object) = message.as_object() else {
+            return invalid("Invalid Request: a JSON-RPC message is an object");
+        };
+        if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            return invalid("Invalid Request: \"jsonrpc\" must be \"2.0\"");
+        }
+        let Some(method) = object.get("method").and_then(Value::as_str) else {
+            if object.contains_key("result") || object.contains_key("error") {
+                return Handled {
+                    notes: vec![
+                        "a response arrived, but this server sends no requests: ignored".into(),
+                    ],
+                    ..Handled::default()
+                };
+            }
+            return invalid("Invalid Request: \"method\" must be a string");
+        };
+        let Some(id) = id else {
+            if object.contains_key("id") {
+                return invalid("Invalid Request: \"id\" must be a string or an integer");
+            }
+            return Handled {
+                notes: vec![format!("notification {method}: no response")],
+                ..Handled::default()
+            };
+        };
+        let empty = json!({});
+        let params = object.get("params").unwrap_or(&empty);
+        if !params.is_object() {
+            return Handled::reply(jsonrpc::error(
+                id,
+                INVALID_PARAMS,
+                "Invalid params: \"params\" must be an object",
+                None,
+            ));
+        }
+        if !matches!(
+            method,
+            "server/discover"
+                | "tools/list"
+                | "tools/call"
+                | "prompts/list"
+                | "prompts/get"
+                | "resources/list"
+                | "resources/read"
+        ) {
+            return Handled::reply(jsonrpc::error(
+                id,
+                METHOD_NOT_FOUND,
+                &format!("Method not found: {method}"),
+                None,
+            ));
+        }
+        let envelope = Envelope::from_params(params);
+        match envelope.version.as_deref() {
+            Some(PROTOCOL_VERSION) => {}
+            requested => {
+                let message = match requested {
+                    None => "Unsupported protocol version: the request did not name one in _meta"
+                        .to_owned(),
+                    Some(v) => format!("Unsupported protocol version: {v}"),
+                };
+                let data =
+                    json!({"supported": [PROTOCOL_VERSION], "requested": requested.unwrap_or("")});
+                return Handled::reply(jsonrpc::error(
+                    id,
+                    UNSUPPORTED_VERSION,
+                    &message,
+                    Some(data),
+                ));
+            }
+        }
+        if !MRTR_METHODS.contains(&method)
+            && (params.get("inputResponses").is_some() || params.get("requestState").is_some())
+        {
+            let message = format!(
+                "Invalid params: {method} cannot take part in a multi round-trip request; only tools/call, prompts/get and resources/read can return input_required"
+            );
+            return Handled::reply(jsonrpc::error(id, INVALID_PARAMS, &message, None));
+        }
+        match method {
+            "server/discover" => Handled::reply(jsonrpc::result(id, self.complete(json!({
+                "supportedVersions": [PROTOCOL_VERSION],
+                "capabilities": {"tools": {"listChanged": false}, "prompts": {"listChanged": false}, "resources": {"listChanged": false}},
+                "instructions": "A teaching server for multi round-trip requests. Its tickets are signed with a lab key, not a secret.",
+                "ttlMs": 0,
+                "cacheScope": "public",
+            })))),
+            "tools/list" => {
+                let tools: Vec<Value> = tools::TOOLS.iter().map(tools::Tool::to_value).collect();
+                Handled::reply(jsonrpc::result(id, self.complete(json!({"tools": tools, "ttlMs": 0, "cacheScope": "public"}))))
+            }
+            "prompts/list" => {
+                let prompts: Vec<Value> = prompts::PROMPTS
+                    .iter()
+                    .map(|p| json!({"name": p.name, "description": p.description, "arguments": [{"name": "version", "required": false}]}))
+                    .collect();
+                Handled::reply(jsonrpc::result(id, self.complete(json!({"prompts": prompts, "ttlMs": 0, "cacheScope": "public"}))))
+            }
+            "resources/list" => Handled::reply(jsonrpc::result(
+                id,
+                self.complete(json!({"resources": resources::list(), "ttlMs": 0, "cacheScope": "public"})),
+            )),
+            _ => self.multi_round(id, method, params, &envelope, ctx),
+        }
+    }
+
+    /// `tools/call`, `prompts/get` and `resources/read`: the three that may ask for input.
+    fn multi_round(
+        &self,
+        id: Value,
+        method: &str,
+        params: &Value,
+        envelope: &Envelope,
+        ctx: &mut Ctx<'_>,
+    ) -> Handled {
+        let fail = |message: String| {
+            Handled::reply(jsonrpc::error(id.clone(), INVALID_PARAMS, &message, None))
+        };
+        let target = match method {
+            "resources/read" => params.get("uri"),
+            _ => params.get("name"),
+        };
+        let Some(target) = target.and_then(Value::as_str) else {
+            let field = if method == "resources/read" {
+                "uri"
+            } else {
+                "name"
+            };
+            return fail(format!("Invalid params: \"{field}\" must be a string"));
+        };
+        let empty = Map::new();
+        let args = match params.get("arguments") {
+            None => &empty,
+            Some(Value::Object(args)) => args,
+            Some(_) => return fail("Invalid params: \"arguments\" must be an object".into()),
+        };
+        let answers = match params.get("inputResponses") {
+            None => &empty,
+            Some(Value::Object(answers)) => answers,
+            Some(_) => return fail("Invalid params: \"inputResponses\" must be an object".into()),
+        };
+        let mut handled = Handled::default();
+        let saved = match params.get("requestState") {
+            None => {
+                if !answers.is_empty() {
+                    handled.notes.push(
+                        "inputResponses came without a requestState: nothing was asked, so they are ignored and the server asks itself"
+                            .into(),
+                    );
+                }
+                None
+            }
+            Some(Value::String(ticket)) => {
+                let request = RequestDigest::of(method, params);
+                let expect = Expect {
+                    principal: ctx.principal,
+                    request: &request,
+                    now_ms: ctx.now_ms,
+                };
+                let opened = self.codec.open(ticket, &expect, ctx.record.as_deref_mut());
+                handled.checks = Some(opened.report());
+                match opened.trusted() {
+                    Err(failure) => {
+                        handled.response =
+                            Some(json!({"jsonrpc": "2.0", "id": id, "error": failure.rpc_error()}));
+                        return handled;
+                    }
+                    Ok(trusted) => match self.config.state {
+                        StateMode::InTicket => Some(trusted.data().clone()),
+                        StateMode::Store => {
+                            let key = trusted
+                                .data()
+                                .get("stateKey")
+                                .and_then(Value::as_str)
+                                .unwrap_or_default();
+                            match ctx.store.get(key) {
+                                Some(saved) => Some(saved.clone()),
+                                None => {
+                                    handled.notes.push(format!(
+                                        "{} has no saved work under {key}",
+                                        ctx.replica
+                                    ));
+                                    let error = json!({"code": INVALID_PARAMS,
+                                        "message": "Invalid requestState: this server has no saved work for it. Start the request again without it.",
+                                        "data": {"reason": "invalid_request_state", "check": "state-store"}});
+                                    handled.response =
+                                        Some(json!({"jsonrpc": "2.0", "id": id, "error": error}));
+                                    return handled;
+                                }
+                            }
+                        }
+                    },
+                }
+            }
+            Some(_) => {
+                let error = json!({"code": INVALID_PARAMS,
+                    "message": "Invalid requestState: it must be the string the server sent. Start the request again without it.",
+                    "data": {"reason": "invalid_request_state", "check": "shape"}});
+                handled.response = Some(json!({"jsonrpc": "2.0", "id": id, "error": error}));
+                return handled;
+            }
+        };
+        let answers = if saved.is_some() { answers } else { &empty };
+        let mut round = Round::new(saved.as_ref(), answers, envelope.capabilities);
+        let mut fx = Effects {
+            ledger: ctx.ledger,
+            replica: ctx.replica,
+            now_ms: ctx.now_ms,
+            tool: target,
+        };
+        let step = match method {
+            "tools/call" => match tools::tool(target) {
+                Some(tool) => (tool.run)(args, &mut round, &mut fx),
+                None => return fail(format!("Unknown tool: {target}")),
+            },
+            "prompts/get" => match prompts::prompt(target) {
+                Some(prompt) => (prompt.run)(args, &mut round),
+                None => return fail(format!("Unknown prompt: {target}")),
+            },
+            _ => match resources::read(target, &mut round) {
+                Some(step) => step,
+                None => return fail(format!("Unknown resource: {target}")),
+            },
+        };
+        handled.response = Some(match step {
+            Step::Done(result) => jsonrpc::result(id, self.complete(result)),
+            Step::Invalid(message) => jsonrpc::error(id, INVALID_PARAMS, &message, None),
+            Step::Asked => self.input_required(id, method, params, round, ctx),
+        });
+        handled
+    }
+
+    fn input_required(
+        &self,
+        id: Value,
+        method: &str,
+        params: &Value,
+        round: Round<'_>,
+        ctx: &mut Ctx<'_>,
+    ) -> Value {
+        if round.asks.is_empty() {
+            if let Some(kind) = round.missing {
+                let message = format!(
+                    "Cannot request input ({}): the request's client capabilities do not declare the required capability",
+                    kind.method()
+                );
+                let data = json!({"requiredCapabilities": kind.required_capabilities()});
+                return jsonrpc::error(id, MISSING_CAPABILITY, &message, Some(data));
+            }
+        }
+        let data = round.save.unwrap_or_else(|| json!({}));
+        let data = match self.config.state {
+            StateMode::InTicket => data,
+            StateMode::Store => json!({"stateKey": ctx.store.insert(data, ctx.nonces)}),
+        };
+        let mint = Mint {
+            principal: ctx.principal.to_owned(),
+            request: RequestDigest::of(method, params),
+            data,
+            now_ms: ctx.now_ms,
+            ttl_ms: self.config.ttl_ms,
+        };
+        let ticket = self.codec.mint(&mint, ctx.nonces);
+        let mut result = Map::new();
+        result.insert("resultType".into(), "input_required".into());
+        if !round.asks.is_empty() {
+            result.insert("inputRequests".into(), Value::Object(round.asks));
+        }
+        result.insert("requestState".into(), ticket.into());
+        result.insert("_meta".into(), server_meta());
+        jsonrpc::result(id, Value::Object(result))
+    }
+
+    fn complete(&self, result: Value) -> Value {
+        let mut result = match result {
+            Value::Object(map) => map,
+            other => Map::from_iter([("value".to_owned(), other)]),
+        };
+        result.insert("resultType".into(), "complete".into());
+        result.insert("_meta".into(), server_meta());
+        Value::Object(result)
+    }
+}
+
+fn server_meta() -> Value {
+    json!({META_SERVER_INFO: {"name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION")}})
+}

@@ -1,0 +1,117 @@
+//! The server's tools, prompts and resources: the bodies the scenarios exercise.
+//!
+//! A body takes its arguments, the [`Round`] and the [`Effects`] it may cause, and returns a
+//! [`Step`]. It runs again from the top in every round.
+
+mod deploy;
+mod greedy;
+mod inputs;
+mod money;
+pub mod prompts;
+pub mod resources;
+
+use crate::ledger::{Entry, Ledger};
+use crate::server::Round;
+use serde_json::{json, Map, Value};
+
+/// Where a body ended this round.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Finished: the result (without `resultType` and `_meta`, which the server adds).
+    Done(Value),
+    /// It asked for input through the [`Round`]: the server answers `input_required`.
+    Asked,
+    /// The arguments are wrong: the server answers `-32602` with this message.
+    Invalid(String),
+}
+
+/// Side effects a body may cause, written to the ledger with who and when.
+#[derive(Debug)]
+pub struct Effects<'a> {
+    pub(crate) ledger: &'a mut Ledger,
+    pub(crate) replica: &'a str,
+    pub(crate) now_ms: u64,
+    pub(crate) tool: &'a str,
+}
+
+impl Effects<'_> {
+    /// Records a side effect.
+    pub fn record(&mut self, what: impl Into<String>, cents: Option<i64>) {
+        self.ledger.push(Entry {
+            at_ms: self.now_ms,
+            replica: self.replica.to_owned(),
+            tool: self.tool.to_owned(),
+            what: what.into(),
+            cents,
+        });
+    }
+}
+
+/// A tool the server offers.
+#[derive(Debug)]
+pub struct Tool {
+    /// Its name in `tools/call`.
+    pub name: &'static str,
+    /// A title for people.
+    pub title: &'static str,
+    /// What it does, and what it teaches.
+    pub description: &'static str,
+    /// Its `inputSchema`.
+    pub schema: fn() -> Value,
+    /// Its body.
+    pub run: fn(&Map<String, Value>, &mut Round<'_>, &mut Effects<'_>) -> Step,
+}
+
+impl Tool {
+    /// The tool as `tools/list` shows it.
+    pub fn to_value(&self) -> Value {
+        json!({"name": self.name, "title": self.title, "description": self.description, "inputSchema": (self.schema)()})
+    }
+}
+
+/// Every tool, in the order `tools/list` gives them.
+pub const TOOLS: &[Tool] = &[
+    deploy::DEPLOY,
+    money::SUBMIT_EXPENSE,
+    money::CHARGE_BAD,
+    money::CHARGE_GOOD,
+    money::BUY_TICKET,
+    money::REDEEM_VOUCHER,
+    greedy::GREEDY,
+    inputs::NAME_RELEASE,
+    inputs::CONNECT_CALENDAR,
+    inputs::SCAN_WORKSPACE,
+];
+
+/// Finds a tool by name.
+pub fn tool(name: &str) -> Option<&'static Tool> {
+    TOOLS.iter().find(|t| t.name == name)
+}
+
+/// A plain text result.
+pub fn text(text: impl Into<String>) -> Value {
+    json!({"content": [{"type": "text", "text": text.into()}]})
+}
+
+/// A text result with structured content beside it.
+pub fn text_with(text: impl Into<String>, structured: Value) -> Value {
+    json!({"content": [{"type": "text", "text": text.into()}], "structuredContent": structured})
+}
+
+/// A tool-level error the model can read (`isError: true`).
+pub fn tool_error(text: impl Into<String>) -> Value {
+    json!({"content": [{"type": "text", "text": text.into()}], "isError": true})
+}
+
+/// A required number argument.
+pub(crate) fn number(args: &Map<String, Value>, name: &str) -> Result<f64, Step> {
+    args.get(name)
+        .and_then(Value::as_f64)
+        .filter(|n| n.is_finite())
+        .ok_or_else(|| Step::Invalid(format!("Invalid arguments: `{name}` must be a number")))
+}
+
+/// Converts an amount in currency units to cents.
+pub(crate) fn cents(amount: f64) -> i64 {
+    (amount * 100.0).round() as i64
+}

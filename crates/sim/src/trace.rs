@@ -1,0 +1,157 @@
+//! The trace: everything that happened, in order, with its virtual time. The lab renders
+//! it (sequence diagram, timeline, raw transcript); the runner prints it.
+
+use crate::ledger::Entry;
+use mrtr_ticket::Report;
+use serde::Serialize;
+
+/// Who did something.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Actor {
+    /// The MCP client (honest or not).
+    Client,
+    /// The load balancer in front of the replicas.
+    Balancer,
+    /// Replica A.
+    ReplicaA,
+    /// Replica B.
+    ReplicaB,
+    /// The person answering questions.
+    Person,
+    /// The ledger of side effects.
+    Ledger,
+}
+
+impl Actor {
+    /// Every actor, in the order of the sequence diagram's lanes.
+    pub const ALL: [Actor; 6] = [
+        Actor::Client,
+        Actor::Balancer,
+        Actor::ReplicaA,
+        Actor::ReplicaB,
+        Actor::Person,
+        Actor::Ledger,
+    ];
+
+    /// A name for people.
+    pub fn name(self) -> &'static str {
+        match self {
+            Actor::Client => "client",
+            Actor::Balancer => "balancer",
+            Actor::ReplicaA => "replica A",
+            Actor::ReplicaB => "replica B",
+            Actor::Person => "person",
+            Actor::Ledger => "ledger",
+        }
+    }
+}
+
+/// What kind of thing happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// A JSON-RPC request on the wire.
+    Request,
+    /// The balancer chose a replica.
+    Route,
+    /// A JSON-RPC response on the wire.
+    Response,
+    /// The client showed a question to the person.
+    Ask,
+    /// The person answered.
+    Answer,
+    /// A replica ran the ticket checks.
+    Checks,
+    /// A side effect went into the ledger.
+    Effect,
+    /// The clock moved.
+    Clock,
+    /// Something failed outside the protocol: a replica down, a timeout, a lost call.
+    Fault,
+    /// A remark for the reader.
+    Note,
+}
+
+/// One thing that happened.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Event {
+    /// Position in the trace, from 0.
+    pub seq: usize,
+    /// Virtual time, ms.
+    pub at_ms: u64,
+    /// Who did it.
+    pub from: Actor,
+    /// Who it went to (the same actor for things that stay in one place).
+    pub to: Actor,
+    /// What kind of thing.
+    pub kind: Kind,
+    /// One line for people.
+    pub summary: String,
+    /// The exact JSON-RPC line, for requests and responses.
+    pub line: Option<String>,
+    /// The ticket checks, for [`Kind::Checks`].
+    pub checks: Option<Report>,
+    /// The ledger entry, for [`Kind::Effect`].
+    pub effect: Option<Entry>,
+}
+
+/// Everything that happened, in order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Trace {
+    /// The events.
+    pub events: Vec<Event>,
+}
+
+impl Trace {
+    /// Appends an event and returns its position.
+    pub fn push(
+        &mut self,
+        at_ms: u64,
+        from: Actor,
+        to: Actor,
+        kind: Kind,
+        summary: impl Into<String>,
+    ) -> usize {
+        let seq = self.events.len();
+        self.events.push(Event {
+            seq,
+            at_ms,
+            from,
+            to,
+            kind,
+            summary: summary.into(),
+            line: None,
+            checks: None,
+            effect: None,
+        });
+        seq
+    }
+
+    /// Appends a wire message.
+    pub fn wire(
+        &mut self,
+        at_ms: u64,
+        from: Actor,
+        to: Actor,
+        kind: Kind,
+        summary: impl Into<String>,
+        line: String,
+    ) {
+        let seq = self.push(at_ms, from, to, kind, summary);
+        self.events[seq].line = Some(line);
+    }
+
+    /// Every wire line in order, with its direction: what "run it raw" prints.
+    pub fn raw_lines(&self) -> impl Iterator<Item = (&Event, &str)> {
+        self.events
+            .iter()
+            .filter_map(|e| e.line.as_deref().map(|l| (e, l)))
+    }
+
+    /// The trace as one JSON document.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs every test of mrtr-lab, installing whatever is missing first (scripts/setup.sh).
+# Each step prints its time. Exits non-zero on the first failure.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=scripts/env.sh
+source scripts/env.sh
+START=$SECONDS
+
+step bash scripts/setup.sh
+
+# Style and lints: the same gate for every crate.
+step cargo fmt --all --check
+step cargo clippy --workspace --all-targets --locked -- -D warnings
+
+# Native tests, then the known-answer vectors through the independent Python implementation.
+step cargo test --workspace --locked
+step python3 tests/test_vectors.py
+
+# The same library tests compiled to wasm, in Node.
+step wasm-pack test --node --mode no-install crates/ticket
+step wasm-pack test --node --mode no-install crates/sim
+
+# Component tests in headless Chromium.
+step wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" --mode no-install crates/lab
+
+# The built lab and the JS package, then the browser end-to-end tests against them.
+step bash scripts/build.sh
+step node tests/e2e/run.mjs
+
+# Figures, not verdicts: the codec benchmark and the budget report print what they measure.
+step node scripts/bench.mjs
+
+echo "[test] all steps passed in $((SECONDS - START))s" >&2
