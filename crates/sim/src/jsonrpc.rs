@@ -29,7 +29,8 @@ pub fn result(id: Value, result: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
-/// An error line; `data` is left out when `None`.
+/// An error line; `data` is left out when `None`, and `id` when it is unknown (`null`),
+/// as the MCP schema wants it.
 pub fn error(id: Value, code: i64, message: &str, data: Option<Value>) -> Value {
     let mut error = Map::new();
     error.insert("code".into(), code.into());
@@ -37,7 +38,13 @@ pub fn error(id: Value, code: i64, message: &str, data: Option<Value>) -> Value 
     if let Some(data) = data {
         error.insert("data".into(), data);
     }
-    json!({"jsonrpc": "2.0", "id": id, "error": error})
+    let mut line = Map::new();
+    line.insert("jsonrpc".into(), "2.0".into());
+    if !id.is_null() {
+        line.insert("id".into(), id);
+    }
+    line.insert("error".into(), error.into());
+    Value::Object(line)
 }
 
 /// The error object inside an error line, if it is one.

@@ -95,6 +95,9 @@ pub struct Event {
     pub checks: Option<Report>,
     /// The ledger entry, for [`Kind::Effect`].
     pub effect: Option<Entry>,
+    /// True for messages of the earlier era (before 2026-07-28), which its schema does not describe.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub earlier_era: bool,
 }
 
 /// Everything that happened, in order.
@@ -125,6 +128,7 @@ impl Trace {
             line: None,
             checks: None,
             effect: None,
+            earlier_era: false,
         });
         seq
     }
@@ -141,6 +145,22 @@ impl Trace {
     ) {
         let seq = self.push(at_ms, from, to, kind, summary);
         self.events[seq].line = Some(line);
+    }
+
+    /// Appends a wire message of the earlier era.
+    pub fn wire_earlier_era(
+        &mut self,
+        at_ms: u64,
+        from: Actor,
+        to: Actor,
+        kind: Kind,
+        summary: impl Into<String>,
+        line: String,
+    ) {
+        self.wire(at_ms, from, to, kind, summary, line);
+        if let Some(event) = self.events.last_mut() {
+            event.earlier_era = true;
+        }
     }
 
     /// Every wire line in order, with its direction: what "run it raw" prints.

@@ -189,7 +189,7 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
         .unwrap_or_default();
     let call_id = world.client.next_id();
     let call = json!({"jsonrpc": "2.0", "id": call_id, "method": "tools/call", "params": {"name": TOOL, "arguments": args}});
-    world.trace.wire(
+    world.trace.wire_earlier_era(
         world.now(),
         Actor::Client,
         Actor::Balancer,
@@ -227,7 +227,7 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
     };
     let mut parked: Vec<i64> = vec![call_id];
     let ask = json!({"jsonrpc": "2.0", "id": 0, "method": question["method"], "params": question["params"]});
-    world.trace.wire(
+    world.trace.wire_earlier_era(
         world.now(),
         lane_a,
         Actor::Client,
@@ -258,7 +258,7 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
         );
     }
     let answer = json!({"jsonrpc": "2.0", "id": 0, "result": answers.get(&key).cloned().unwrap_or_default()});
-    world.trace.wire(
+    world.trace.wire_earlier_era(
         world.now(),
         Actor::Client,
         Actor::Balancer,
@@ -303,7 +303,7 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
                 world.trace.events[seq].effect = Some(entry);
             }
             let line = jsonrpc::result(call_id.into(), result);
-            world.trace.wire(
+            world.trace.wire_earlier_era(
                 world.now(),
                 lane_a,
                 Actor::Client,
@@ -323,7 +323,7 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
             );
             world.cluster.advance(LEGACY_TIMEOUT_MS);
             let line = jsonrpc::error(call_id.into(), -32001, "Request timed out", None);
-            world.trace.wire(
+            world.trace.wire_earlier_era(
                 world.now(),
                 lane_a,
                 Actor::Client,

@@ -83,10 +83,12 @@ pub fn greedy(options: &Options) -> Run {
     Run::new("greedy", world, Vec::new(), figures)
 }
 
-/// prompts/get and resources/read asking for input; tools/list refusing to.
+/// The discovery probe, prompts/get and resources/read asking for input, tools/list refusing to.
 pub fn prompt_and_resource(options: &Options) -> Run {
     let mut world = world(options, ClusterConfig::default());
     let mut figures = Map::new();
+    let discover = world.call("server/discover", json!({}));
+    outcome_figures(&mut figures, "discover", &discover);
     let prompt = world.call(
         "prompts/get",
         json!({"name": "release_notes", "arguments": {"version": "2.0"}}),

@@ -172,7 +172,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "prompt-and-resource",
         title: "Prompts, resources, and tools/list",
-        teaches: "prompts/get and resources/read can ask for input too. tools/list cannot: only three methods may return input_required.",
+        teaches: "The client first probes with server/discover. prompts/get and resources/read can ask for input too. tools/list cannot: only three methods may return input_required.",
         rule: "input_required is allowed only on tools/call, prompts/get and resources/read.",
         takes_moves: false,
         run: flows::prompt_and_resource,
