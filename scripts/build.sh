@@ -8,6 +8,6 @@ cd "$ROOT"
 source scripts/env.sh
 
 step trunk build --release
-step wasm-pack build --mode no-install --release --target web --out-dir "$ROOT/target/pkg-web" --no-pack crates/js
+step wasm-pack build --mode no-install --profile speed --target web --out-dir "$ROOT/target/pkg-web" --no-pack crates/js
 rm -rf dist/pkg && mkdir -p dist/pkg && cp target/pkg-web/mrtr_js.js target/pkg-web/mrtr_js_bg.wasm target/pkg-web/mrtr_js.d.ts dist/pkg/
 ls -l dist/*.wasm dist/pkg/*.wasm >&2

@@ -51,14 +51,7 @@ pub fn explain(ticket: &str, options: JsValue) -> Result<Vec<String>, JsError> {
     let opened = open_with(ticket, options)?;
     Ok(opened
         .steps()
-        .map(|(check, status)| {
-            format!(
-                "{} {}: {}",
-                status.mark(),
-                check.label(),
-                opened.explain(check)
-            )
-        })
+        .map(|(check, status)| format!("{} {}: {}", status.mark(), check.label(), opened.explain(check)))
         .collect())
 }
 
@@ -66,15 +59,7 @@ fn open_with(ticket: &str, options: JsValue) -> Result<Opened, JsError> {
     let options: OpenOptions = options::parse(options)?;
     let codec = options.codec.build()?;
     let (digest, now_ms) = options.request_and_now()?;
-    Ok(codec.open(
-        ticket,
-        &Expect {
-            principal: &options.principal,
-            request: &digest,
-            now_ms,
-        },
-        None,
-    ))
+    Ok(codec.open(ticket, &Expect { principal: &options.principal, request: &digest, now_ms }, None))
 }
 
 /// What anyone can read from a ticket without the key: its parts with their byte ranges,
@@ -107,43 +92,23 @@ impl Verifier {
     pub fn new(options: JsValue) -> Result<Verifier, JsError> {
         let options: CodecOptions = options::parse(options)?;
         let record = options.replay_record.then(UsedNonces::new);
-        Ok(Verifier {
-            codec: options.build()?,
-            record,
-        })
+        Ok(Verifier { codec: options.build()?, record })
     }
 
     /// Runs every check and returns only the verdict: `"accepted"` or the id of the first
     /// failed check (`"signature"`, `"expiry"`, …). No trace is built for JS: the fast path.
     pub fn verdict(&mut self, ticket: &str, principal: &str, digest: &str, now_ms: f64) -> String {
         let digest = mrtr_ticket::RequestDigest::from_encoded(digest);
-        let expect = Expect {
-            principal,
-            request: &digest,
-            now_ms: now_ms as u64,
-        };
+        let expect = Expect { principal, request: &digest, now_ms: now_ms as u64 };
         let record = self.record.as_mut().map(|r| r as &mut dyn ReplayRecord);
         let opened = self.codec.open(ticket, &expect, record);
-        opened
-            .failure()
-            .map_or("accepted", |f| f.check().id())
-            .to_owned()
+        opened.failure().map_or("accepted", |f| f.check().id()).to_owned()
     }
 
     /// Like the free function `open`, with this verifier's key and record.
-    pub fn open(
-        &mut self,
-        ticket: &str,
-        principal: &str,
-        digest: &str,
-        now_ms: f64,
-    ) -> Result<JsValue, JsError> {
+    pub fn open(&mut self, ticket: &str, principal: &str, digest: &str, now_ms: f64) -> Result<JsValue, JsError> {
         let digest = mrtr_ticket::RequestDigest::from_encoded(digest);
-        let expect = Expect {
-            principal,
-            request: &digest,
-            now_ms: now_ms as u64,
-        };
+        let expect = Expect { principal, request: &digest, now_ms: now_ms as u64 };
         let record = self.record.as_mut().map(|r| r as &mut dyn ReplayRecord);
         options::to_js(&self.codec.open(ticket, &expect, record).report())
     }

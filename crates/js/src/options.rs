@@ -8,8 +8,7 @@ use wasm_bindgen::prelude::*;
 
 /// Reads a JS value into a Rust type; a wrong shape becomes an `Error` naming the field.
 pub fn parse<T: DeserializeOwned>(value: JsValue) -> Result<T, JsError> {
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| JsError::new(&format!("mrtr: bad options: {e}")))
+    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("mrtr: bad options: {e}")))
 }
 
 /// Writes plain data as a plain JS object (maps as objects, not `Map`s).
@@ -64,9 +63,7 @@ fn digest(request: &Option<Request>, digest: &Option<String>) -> Result<RequestD
     match (request, digest) {
         (Some(r), None) => Ok(RequestDigest::of(&r.method, &r.params)),
         (None, Some(d)) => Ok(RequestDigest::from_encoded(d.clone())),
-        _ => Err(JsError::new(
-            "mrtr: give either `request` ({method, params}) or `digest`, not both or neither",
-        )),
+        _ => Err(JsError::new("mrtr: give either `request` ({method, params}) or `digest`, not both or neither")),
     }
 }
 
@@ -116,10 +113,7 @@ pub struct OpenOptions {
 impl OpenOptions {
     /// The request digest and the clock, checked.
     pub fn request_and_now(&self) -> Result<(RequestDigest, u64), JsError> {
-        Ok((
-            digest(&self.request, &self.digest)?,
-            millis(self.now_ms, "nowMs")?,
-        ))
+        Ok((digest(&self.request, &self.digest)?, millis(self.now_ms, "nowMs")?))
     }
 }
 
@@ -127,8 +121,6 @@ fn millis(value: f64, name: &str) -> Result<u64, JsError> {
     if value.is_finite() && value >= 0.0 && value <= 9_007_199_254_740_991.0 {
         Ok(value as u64)
     } else {
-        Err(JsError::new(&format!(
-            "mrtr: `{name}` must be a non-negative number of milliseconds, got {value}"
-        )))
+        Err(JsError::new(&format!("mrtr: `{name}` must be a non-negative number of milliseconds, got {value}")))
     }
 }

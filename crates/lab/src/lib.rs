@@ -45,18 +45,7 @@ fn demo() -> (String, Vec<(&'static str, &'static str, String)>) {
         ttl_ms: 120_000,
     };
     let ticket = codec.mint(&mint, &mut FixedNonces(vec![42]));
-    let opened = codec.open(
-        &ticket,
-        &Expect {
-            principal: "bob",
-            request: &request,
-            now_ms: 8_000,
-        },
-        None,
-    );
-    let steps = opened
-        .steps()
-        .map(|(check, status)| (status.mark(), check.label(), opened.explain(check)))
-        .collect();
+    let opened = codec.open(&ticket, &Expect { principal: "bob", request: &request, now_ms: 8_000 }, None);
+    let steps = opened.steps().map(|(check, status)| (status.mark(), check.label(), opened.explain(check))).collect();
     (ticket, steps)
 }

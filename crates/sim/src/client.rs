@@ -2,9 +2,7 @@
 //! answers under the same keys, and the ticket echoed byte for byte (none if none came).
 
 use crate::jsonrpc;
-use crate::protocol::{
-    Capabilities, META_CAPABILITIES, META_CLIENT_INFO, META_VERSION, PROTOCOL_VERSION,
-};
+use crate::protocol::{Capabilities, META_CAPABILITIES, META_CLIENT_INFO, META_VERSION, PROTOCOL_VERSION};
 use serde_json::{json, Map, Value};
 
 /// The course's round limit: retries after the first request.
@@ -25,12 +23,7 @@ pub struct Client {
 impl Client {
     /// A client for the person behind `bearer`, declaring `capabilities`.
     pub fn new(bearer: &str, capabilities: Capabilities) -> Self {
-        Client {
-            bearer: bearer.to_owned(),
-            capabilities,
-            max_rounds: DEFAULT_MAX_ROUNDS,
-            next_id: 0,
-        }
+        Client { bearer: bearer.to_owned(), capabilities, max_rounds: DEFAULT_MAX_ROUNDS, next_id: 0 }
     }
 
     /// The `_meta` envelope.
@@ -61,22 +54,9 @@ impl Client {
 
     /// The retry of `first`: a new id, the same params, `inputResponses`, and the ticket
     /// exactly as received (left out when the server sent none).
-    pub fn retry(
-        &mut self,
-        first: &Value,
-        answers: Map<String, Value>,
-        ticket: Option<&str>,
-    ) -> Value {
-        let method = first
-            .get("method")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        let mut params = first
-            .get("params")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
+    pub fn retry(&mut self, first: &Value, answers: Map<String, Value>, ticket: Option<&str>) -> Value {
+        let method = first.get("method").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let mut params = first.get("params").and_then(Value::as_object).cloned().unwrap_or_default();
         for member in ["_meta", "inputResponses", "requestState"] {
             params.remove(member);
         }

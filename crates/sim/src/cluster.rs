@@ -150,10 +150,7 @@ impl Cluster {
     /// A cluster with both replicas up, at t = 0, knowing the bearer tokens of bob and alice.
     pub fn new(config: ClusterConfig) -> Self {
         let key = Key::new(LAB_KEY).unwrap_or_else(|_| unreachable!("the lab key is 32 bytes"));
-        let up = ReplicaState {
-            up: true,
-            ..ReplicaState::default()
-        };
+        let up = ReplicaState { up: true, ..ReplicaState::default() };
         Cluster {
             server: Server::new(key, config.server),
             config,
@@ -230,10 +227,7 @@ impl Cluster {
     pub fn set_up(&mut self, replica: Replica, up: bool) {
         let state = &mut self.replicas[replica.index()];
         if up && !state.up {
-            *state = ReplicaState {
-                up: true,
-                ..ReplicaState::default()
-            };
+            *state = ReplicaState { up: true, ..ReplicaState::default() };
         }
         state.up = up;
     }
@@ -286,18 +280,8 @@ impl Cluster {
         let now = self.now_ms;
         let replica = self.route();
         let lane = replica.actor();
-        trace.push(
-            now,
-            Actor::Balancer,
-            lane,
-            Kind::Route,
-            format!("routes to {}", replica.name()),
-        );
-        let nothing = Delivery {
-            replica: None,
-            response: None,
-            checks: None,
-        };
+        trace.push(now, Actor::Balancer, lane, Kind::Route, format!("routes to {}", replica.name()));
+        let nothing = Delivery { replica: None, response: None, checks: None };
         if !self.is_up(replica) {
             trace.push(
                 now,
@@ -309,13 +293,7 @@ impl Cluster {
             return nothing;
         }
         let Some(principal) = self.principal_of(bearer).map(str::to_owned) else {
-            trace.push(
-                now,
-                lane,
-                Actor::Client,
-                Kind::Fault,
-                "401 Unauthorized: unknown bearer token",
-            );
+            trace.push(now, lane, Actor::Client, Kind::Fault, "401 Unauthorized: unknown bearer token");
             return nothing;
         };
         let state = &mut self.replicas[replica.index()];
@@ -356,20 +334,9 @@ impl Cluster {
             trace.push(now, lane, lane, Kind::Note, note.clone());
         }
         if let Some(response) = &handled.response {
-            trace.wire(
-                now,
-                lane,
-                Actor::Client,
-                Kind::Response,
-                describe_response(response),
-                jsonrpc::line(response),
-            );
+            trace.wire(now, lane, Actor::Client, Kind::Response, describe_response(response), jsonrpc::line(response));
         }
-        Delivery {
-            replica: Some(replica),
-            response: handled.response,
-            checks: handled.checks,
-        }
+        Delivery { replica: Some(replica), response: handled.response, checks: handled.checks }
     }
 }
 
@@ -381,10 +348,7 @@ pub fn describe_response(response: &Value) -> String {
         return format!("error {code}: {message}");
     }
     let result = response.get("result");
-    match result
-        .and_then(|r| r.get("resultType"))
-        .and_then(Value::as_str)
-    {
+    match result.and_then(|r| r.get("resultType")).and_then(Value::as_str) {
         Some("input_required") => {
             let keys: Vec<&str> = result
                 .and_then(|r| r.get("inputRequests"))
@@ -393,10 +357,7 @@ pub fn describe_response(response: &Value) -> String {
                 .unwrap_or_default();
             format!("input_required: asks {} + requestState", keys.join(", "))
         }
-        _ => match result
-            .and_then(|r| r.pointer("/content/0/text"))
-            .and_then(Value::as_str)
-        {
+        _ => match result.and_then(|r| r.pointer("/content/0/text")).and_then(Value::as_str) {
             Some(text) => format!("complete: {text}"),
             None => "complete".to_owned(),
         },

@@ -53,10 +53,5 @@ impl Ledger {
 
 /// Writes cents as money: `190.00`.
 pub fn money(cents: i64) -> String {
-    format!(
-        "{}{}.{:02}",
-        if cents < 0 { "-" } else { "" },
-        cents.abs() / 100,
-        cents.abs() % 100
-    )
+    format!("{}{}.{:02}", if cents < 0 { "-" } else { "" }, cents.abs() / 100, cents.abs() % 100)
 }

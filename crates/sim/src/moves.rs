@@ -203,8 +203,7 @@ impl Situation {
         client: &mut Client,
     ) -> Self {
         let honest = client.retry(&first, answers.clone(), Some(&ticket));
-        let other_arguments =
-            other_arguments(first.pointer("/params/arguments").unwrap_or(&Value::Null));
+        let other_arguments = other_arguments(first.pointer("/params/arguments").unwrap_or(&Value::Null));
         Situation {
             first,
             ticket,
@@ -219,14 +218,8 @@ impl Situation {
 
     /// A "yes" to every question, as a client that forges consent would send it.
     fn yes(&self) -> Map<String, Value> {
-        let person = Person {
-            reply: Reply::Accept,
-            think_ms: 0,
-        };
-        self.requests
-            .iter()
-            .filter_map(|(k, r)| Some((k.clone(), person.answer(r)?)))
-            .collect()
+        let person = Person { reply: Reply::Accept, think_ms: 0 };
+        self.requests.iter().filter_map(|(k, r)| Some((k.clone(), person.answer(r)?))).collect()
     }
 
     /// The attempt a move makes, at its default time.
@@ -237,33 +230,22 @@ impl Situation {
             jsonrpc::line(&client.retry(&self.first, answers, ticket))
         };
         let line = match by {
-            Move::Honest | Move::SendTwice | Move::OtherPrincipal | Move::TooLate => {
-                self.honest_line.clone()
-            }
-            Move::TamperByte => retry(
-                client,
-                self.answers.clone(),
-                Some(&flip_one_char(&self.ticket)),
-            ),
+            Move::Honest | Move::SendTwice | Move::OtherPrincipal | Move::TooLate => self.honest_line.clone(),
+            Move::TamperByte => retry(client, self.answers.clone(), Some(&flip_one_char(&self.ticket))),
             Move::EditPayload => retry(client, self.answers.clone(), Some(&self.edited(false))),
             Move::ResignOtherKey => retry(client, self.answers.clone(), Some(&self.edited(true))),
             Move::OtherArguments => {
-                let mut message =
-                    serde_json::from_str::<Value>(&self.honest_line).unwrap_or_default();
+                let mut message = serde_json::from_str::<Value>(&self.honest_line).unwrap_or_default();
                 message["id"] = client.next_id().into();
                 message["params"]["arguments"] = self.other_arguments.clone();
                 jsonrpc::line(&message)
             }
-            Move::OtherTool => self.elsewhere(
-                client,
-                "tools/call",
-                json!({"name": "charge_good", "arguments": {"amount": 1}}),
-            ),
-            Move::OtherMethod => self.elsewhere(
-                client,
-                "prompts/get",
-                json!({"name": "release_notes", "arguments": {"version": "2.0"}}),
-            ),
+            Move::OtherTool => {
+                self.elsewhere(client, "tools/call", json!({"name": "charge_good", "arguments": {"amount": 1}}))
+            }
+            Move::OtherMethod => {
+                self.elsewhere(client, "prompts/get", json!({"name": "release_notes", "arguments": {"version": "2.0"}}))
+            }
             Move::Hello => retry(client, self.answers.clone(), Some("hello")),
             Move::DropTicket => retry(client, self.answers.clone(), None),
             Move::UnaskedTicket => {
@@ -279,32 +261,17 @@ impl Situation {
                 jsonrpc::line(&first)
             }
             Move::ChangeAnswer => {
-                let accepted = self
-                    .answers
-                    .values()
-                    .all(|a| a.get("action").and_then(Value::as_str) == Some("accept"));
+                let accepted = self.answers.values().all(|a| a.get("action").and_then(Value::as_str) == Some("accept"));
                 let flipped = if accepted {
-                    self.answers
-                        .keys()
-                        .map(|k| (k.clone(), json!({"action": "decline"})))
-                        .collect()
+                    self.answers.keys().map(|k| (k.clone(), json!({"action": "decline"}))).collect()
                 } else {
                     self.yes()
                 };
                 retry(client, flipped, Some(&self.ticket))
             }
         };
-        let bearer = if by == Move::OtherPrincipal {
-            "alice-token".to_owned()
-        } else {
-            bob
-        };
-        Attempt {
-            by,
-            at_ms,
-            bearer,
-            line,
-        }
+        let bearer = if by == Move::OtherPrincipal { "alice-token".to_owned() } else { bob };
+        Attempt { by, at_ms, bearer, line }
     }
 
     fn elsewhere(&self, client: &mut Client, method: &str, params: Value) -> String {
@@ -317,9 +284,7 @@ impl Situation {
     /// The ticket with its most tempting payload value changed; re-signed with the
     /// attacker's key when `resign`.
     fn edited(&self, resign: bool) -> String {
-        let mut payload = inspect(&self.ticket)
-            .payload
-            .unwrap_or_else(|| json!({"sub": "bob", "data": {}}));
+        let mut payload = inspect(&self.ticket).payload.unwrap_or_else(|| json!({"sub": "bob", "data": {}}));
         let data = &mut payload["data"];
         if data.get("env").is_some() {
             data["env"] = "prod".into();

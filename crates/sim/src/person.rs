@@ -29,10 +29,7 @@ pub struct Person {
 
 impl Default for Person {
     fn default() -> Self {
-        Person {
-            reply: Reply::Accept,
-            think_ms: 4_000,
-        }
+        Person { reply: Reply::Accept, think_ms: 4_000 }
     }
 }
 
@@ -40,10 +37,7 @@ impl Person {
     /// The answer to one embedded request (`{"method", "params"}`); `None` when the host
     /// refuses to fulfil it (a declined sampling or roots request), so the client stops.
     pub fn answer(&self, request: &Value) -> Option<Value> {
-        let method = request
-            .get("method")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+        let method = request.get("method").and_then(Value::as_str).unwrap_or_default();
         let params = request.get("params").cloned().unwrap_or(Value::Null);
         match (method, self.reply) {
             ("elicitation/create", Reply::Decline) => Some(json!({"action": "decline"})),
@@ -53,9 +47,7 @@ impl Person {
                     return Some(json!({"action": "accept"}));
                 }
                 let mut content = serde_json::Map::new();
-                let properties = params
-                    .pointer("/requestedSchema/properties")
-                    .and_then(Value::as_object);
+                let properties = params.pointer("/requestedSchema/properties").and_then(Value::as_object);
                 for (name, schema) in properties.into_iter().flatten() {
                     content.insert(name.clone(), fill(schema, reply == Reply::Accept));
                 }

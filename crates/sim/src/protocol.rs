@@ -64,12 +64,7 @@ pub struct Capabilities {
 
 impl Capabilities {
     /// Everything a full client declares.
-    pub const ALL: Capabilities = Capabilities {
-        elicit_form: true,
-        elicit_url: true,
-        sampling: true,
-        roots: true,
-    };
+    pub const ALL: Capabilities = Capabilities { elicit_form: true, elicit_url: true, sampling: true, roots: true };
 
     /// Reads `clientCapabilities`. An empty `elicitation` object means form mode, as the
     /// specification keeps for clients written before URL mode.
@@ -131,14 +126,8 @@ impl Envelope {
     pub fn from_params(params: &Value) -> Self {
         let meta = params.get("_meta");
         Envelope {
-            version: meta
-                .and_then(|m| m.get(META_VERSION))
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-            capabilities: meta
-                .and_then(|m| m.get(META_CAPABILITIES))
-                .map(Capabilities::from_value)
-                .unwrap_or_default(),
+            version: meta.and_then(|m| m.get(META_VERSION)).and_then(Value::as_str).map(str::to_owned),
+            capabilities: meta.and_then(|m| m.get(META_CAPABILITIES)).map(Capabilities::from_value).unwrap_or_default(),
         }
     }
 }
@@ -153,9 +142,6 @@ mod tests {
         assert!(caps.elicit_form && !caps.elicit_url && !caps.sampling);
         let caps = Capabilities::from_value(&json!({"elicitation": {"url": {}}, "sampling": {}}));
         assert!(!caps.elicit_form && caps.elicit_url && caps.sampling && !caps.roots);
-        assert_eq!(
-            Capabilities::from_value(&Capabilities::ALL.to_value()),
-            Capabilities::ALL
-        );
+        assert_eq!(Capabilities::from_value(&Capabilities::ALL.to_value()), Capabilities::ALL);
     }
 }

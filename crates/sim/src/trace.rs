@@ -25,14 +25,8 @@ pub enum Actor {
 
 impl Actor {
     /// Every actor, in the order of the sequence diagram's lanes.
-    pub const ALL: [Actor; 6] = [
-        Actor::Client,
-        Actor::Balancer,
-        Actor::ReplicaA,
-        Actor::ReplicaB,
-        Actor::Person,
-        Actor::Ledger,
-    ];
+    pub const ALL: [Actor; 6] =
+        [Actor::Client, Actor::Balancer, Actor::ReplicaA, Actor::ReplicaB, Actor::Person, Actor::Ledger];
 
     /// A name for people.
     pub fn name(self) -> &'static str {
@@ -109,14 +103,7 @@ pub struct Trace {
 
 impl Trace {
     /// Appends an event and returns its position.
-    pub fn push(
-        &mut self,
-        at_ms: u64,
-        from: Actor,
-        to: Actor,
-        kind: Kind,
-        summary: impl Into<String>,
-    ) -> usize {
+    pub fn push(&mut self, at_ms: u64, from: Actor, to: Actor, kind: Kind, summary: impl Into<String>) -> usize {
         let seq = self.events.len();
         self.events.push(Event {
             seq,
@@ -134,15 +121,7 @@ impl Trace {
     }
 
     /// Appends a wire message.
-    pub fn wire(
-        &mut self,
-        at_ms: u64,
-        from: Actor,
-        to: Actor,
-        kind: Kind,
-        summary: impl Into<String>,
-        line: String,
-    ) {
+    pub fn wire(&mut self, at_ms: u64, from: Actor, to: Actor, kind: Kind, summary: impl Into<String>, line: String) {
         let seq = self.push(at_ms, from, to, kind, summary);
         self.events[seq].line = Some(line);
     }
@@ -165,9 +144,7 @@ impl Trace {
 
     /// Every wire line in order, with its direction: what "run it raw" prints.
     pub fn raw_lines(&self) -> impl Iterator<Item = (&Event, &str)> {
-        self.events
-            .iter()
-            .filter_map(|e| e.line.as_deref().map(|l| (e, l)))
+        self.events.iter().filter_map(|e| e.line.as_deref().map(|l| (e, l)))
     }
 
     /// The trace as one JSON document.

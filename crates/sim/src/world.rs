@@ -110,14 +110,7 @@ impl World {
     pub fn send_line(&mut self, line: &str, bearer: Option<&str>) -> Delivery {
         let bearer = bearer.unwrap_or(&self.client.bearer).to_owned();
         let summary = describe_request(line, &bearer);
-        self.trace.wire(
-            self.now(),
-            Actor::Client,
-            Actor::Balancer,
-            Kind::Request,
-            summary,
-            line.to_owned(),
-        );
+        self.trace.wire(self.now(), Actor::Client, Actor::Balancer, Kind::Request, summary, line.to_owned());
         self.cluster.deliver(line, &bearer, &mut self.trace)
     }
 
@@ -130,30 +123,14 @@ impl World {
                 .pointer("/params/message")
                 .and_then(Value::as_str)
                 .unwrap_or_else(|| request.get("method").and_then(Value::as_str).unwrap_or("?"));
-            self.trace.push(
-                self.now(),
-                Actor::Client,
-                Actor::Person,
-                Kind::Ask,
-                format!("{key}: {question}"),
-            );
+            self.trace.push(self.now(), Actor::Client, Actor::Person, Kind::Ask, format!("{key}: {question}"));
             self.cluster.advance(self.person.think_ms);
             let answer = self.person.answer(request);
             let said = match &answer {
-                Some(a) => a
-                    .get("action")
-                    .and_then(Value::as_str)
-                    .unwrap_or("answers")
-                    .to_owned(),
+                Some(a) => a.get("action").and_then(Value::as_str).unwrap_or("answers").to_owned(),
                 None => "refuses".to_owned(),
             };
-            self.trace.push(
-                self.now(),
-                Actor::Person,
-                Actor::Client,
-                Kind::Answer,
-                format!("{key}: {said}"),
-            );
+            self.trace.push(self.now(), Actor::Person, Actor::Client, Kind::Answer, format!("{key}: {said}"));
             answers.insert(key.clone(), answer?);
         }
         Some(answers)
@@ -163,11 +140,7 @@ impl World {
     /// round limit.
     pub fn call(&mut self, method: &str, params: Value) -> CallReport {
         let first = self.client.request(method, params);
-        let mut report = CallReport {
-            outcome: Outcome::NoResponse,
-            requests: 1,
-            prompts: 0,
-        };
+        let mut report = CallReport { outcome: Outcome::NoResponse, requests: 1, prompts: 0 };
         let mut delivery = self.send(&first, None);
         let mut rounds = 0;
         loop {
@@ -185,36 +158,16 @@ impl World {
                 return report;
             }
             if rounds >= self.client.max_rounds {
-                let reason = format!(
-                    "too many rounds: the server still wanted input after {rounds} retries"
-                );
-                self.trace.push(
-                    self.now(),
-                    Actor::Client,
-                    Actor::Client,
-                    Kind::Note,
-                    format!("abandoned: {reason}"),
-                );
+                let reason = format!("too many rounds: the server still wanted input after {rounds} retries");
+                self.trace.push(self.now(), Actor::Client, Actor::Client, Kind::Note, format!("abandoned: {reason}"));
                 report.outcome = Outcome::Abandoned(reason);
                 return report;
             }
-            let requests = result
-                .get("inputRequests")
-                .and_then(Value::as_object)
-                .cloned()
-                .unwrap_or_default();
+            let requests = result.get("inputRequests").and_then(Value::as_object).cloned().unwrap_or_default();
             report.prompts += requests.len() as u32;
             let Some(answers) = self.answer_all(&requests) else {
-                let reason =
-                    "the host refused an input request; the client stops rather than guess"
-                        .to_owned();
-                self.trace.push(
-                    self.now(),
-                    Actor::Client,
-                    Actor::Client,
-                    Kind::Note,
-                    format!("abandoned: {reason}"),
-                );
+                let reason = "the host refused an input request; the client stops rather than guess".to_owned();
+                self.trace.push(self.now(), Actor::Client, Actor::Client, Kind::Note, format!("abandoned: {reason}"));
                 report.outcome = Outcome::Abandoned(reason);
                 return report;
             };
@@ -232,10 +185,7 @@ pub fn describe_request(line: &str, bearer: &str) -> String {
     let Ok(message) = serde_json::from_str::<Value>(line) else {
         return format!("{bearer} · not JSON ({} bytes)", line.len());
     };
-    let id = message
-        .get("id")
-        .map(|id| id.to_string())
-        .unwrap_or_else(|| "none".into());
+    let id = message.get("id").map(|id| id.to_string()).unwrap_or_else(|| "none".into());
     let method = message.get("method").and_then(Value::as_str).unwrap_or("?");
     let params = message.get("params");
     let target = params
@@ -243,10 +193,7 @@ pub fn describe_request(line: &str, bearer: &str) -> String {
         .and_then(Value::as_str)
         .map(|t| format!(" {t}"))
         .unwrap_or_default();
-    let args = params
-        .and_then(|p| p.get("arguments"))
-        .map(|a| format!(" {a}"))
-        .unwrap_or_default();
+    let args = params.and_then(|p| p.get("arguments")).map(|a| format!(" {a}")).unwrap_or_default();
     let mut extras = Vec::new();
     if params.is_some_and(|p| p.get("inputResponses").is_some()) {
         extras.push("answers");
@@ -254,11 +201,7 @@ pub fn describe_request(line: &str, bearer: &str) -> String {
     if params.is_some_and(|p| p.get("requestState").is_some()) {
         extras.push("ticket");
     }
-    let extras = if extras.is_empty() {
-        String::new()
-    } else {
-        format!(" + {}", extras.join(" + "))
-    };
+    let extras = if extras.is_empty() { String::new() } else { format!(" + {}", extras.join(" + ")) };
     format!("{bearer} · id {id} · {method}{target}{args}{extras}")
 }
 

@@ -4,10 +4,7 @@
 use std::process::Command;
 
 fn runner(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mrtr-sim"))
-        .args(args)
-        .output()
-        .expect("runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_mrtr-sim")).args(args).output().expect("runs");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into(),
@@ -24,12 +21,7 @@ fn every_scenario_prints_its_raw_lines() {
         let (code, out, err) = runner(&[scenario.id]);
         assert_eq!(code, 0, "{}: {err}", scenario.id);
         assert!(out.contains("C->S"), "{}", scenario.id);
-        assert!(
-            out.lines()
-                .any(|l| l.contains("S->C") && l.contains("{\"jsonrpc\":\"2.0\"")),
-            "{}",
-            scenario.id
-        );
+        assert!(out.lines().any(|l| l.contains("S->C") && l.contains("{\"jsonrpc\":\"2.0\"")), "{}", scenario.id);
     }
 }
 
@@ -37,9 +29,7 @@ fn every_scenario_prints_its_raw_lines() {
 fn a_move_changes_what_is_sent_and_json_prints_the_trace() {
     let (code, out, _) = runner(&["deploy", "--move", "tamper-byte"]);
     assert_eq!(code, 0);
-    assert!(
-        out.contains("Invalid requestState: bad signature. Start the request again without it.")
-    );
+    assert!(out.contains("Invalid requestState: bad signature. Start the request again without it."));
     let (code, out, _) = runner(&["voucher", "--record", "off", "--json"]);
     assert_eq!(code, 0);
     let run: serde_json::Value = serde_json::from_str(&out).expect("--json prints JSON");
@@ -55,10 +45,7 @@ fn bad_arguments_get_a_clear_message_and_exit_code_2() {
         (vec!["deploy", "--seed", "x"], "--seed takes a whole number"),
         (vec!["expense", "--move", "honest"], "plays no moves"),
         (vec![], "which scenario?"),
-        (
-            vec!["deploy", "--frobnicate"],
-            "unknown option '--frobnicate'",
-        ),
+        (vec!["deploy", "--frobnicate"], "unknown option '--frobnicate'"),
     ] {
         let (code, _, err) = runner(&args);
         assert_eq!(code, 2, "{args:?}");

@@ -18,40 +18,20 @@ fn run(id: &str, options: Options) -> Run {
 #[test]
 fn deploy_lesson_timeline_only_one_move_gets_through_cleanly() {
     let run = run("deploy", Options::default());
-    assert_eq!(
-        run.verdict_words(),
-        [
-            "accepted",
-            "signature",
-            "principal",
-            "expiry",
-            "request",
-            "accepted"
-        ]
-    );
+    assert_eq!(run.verdict_words(), ["accepted", "signature", "principal", "expiry", "request", "accepted"]);
     let times: Vec<u64> = run.verdicts.iter().map(|v| v.at_ms / 1000).collect();
     assert_eq!(times, [8, 12, 20, 300, 30, 40]);
     assert_eq!(run.figure("mintedOn"), "replica A");
-    assert_eq!(
-        run.verdicts[0].replica,
-        Some(Replica::B),
-        "minted on A, finished on B"
-    );
+    assert_eq!(run.verdicts[0].replica, Some(Replica::B), "minted on A, finished on B");
     // The replay at 40 s also deploys: two ledger entries, only one of them clean.
     assert_eq!(run.ledger.len(), 2);
 }
 
 #[test]
 fn deploy_replay_is_stopped_by_a_shared_record() {
-    let options = Options {
-        record: Some(RecordMode::Shared),
-        ..Options::default()
-    };
+    let options = Options { record: Some(RecordMode::Shared), ..Options::default() };
     let run = run("deploy", options);
-    assert_eq!(
-        run.verdict_words().last().map(String::as_str),
-        Some("single-use")
-    );
+    assert_eq!(run.verdict_words().last().map(String::as_str), Some("single-use"));
     assert_eq!(run.ledger.len(), 1);
 }
 
@@ -98,129 +78,59 @@ fn every_move_is_stopped_by_the_check_built_for_it() {
     ];
     assert_eq!(expected.len(), Move::ALL.len());
     for (by, word) in expected {
-        let run = run(
-            "deploy",
-            Options {
-                moves: Some(vec![by]),
-                ..Options::default()
-            },
-        );
+        let run = run("deploy", Options { moves: Some(vec![by]), ..Options::default() });
         assert_eq!(run.verdict_words(), [word], "{}", by.id());
     }
 }
 
 #[test]
 fn prefilled_answers_without_a_ticket_deploy_nothing() {
-    let run = run(
-        "deploy",
-        Options {
-            moves: Some(vec![Move::PrefillAnswer, Move::DropTicket]),
-            ..Options::default()
-        },
-    );
-    assert!(run
-        .verdicts
-        .iter()
-        .all(|v| v.answered == Answered::AskedAgain));
+    let run = run("deploy", Options { moves: Some(vec![Move::PrefillAnswer, Move::DropTicket]), ..Options::default() });
+    assert!(run.verdicts.iter().all(|v| v.answered == Answered::AskedAgain));
     assert!(run.ledger.is_empty());
 }
 
 #[test]
 fn a_changed_answer_goes_through_because_the_ticket_binds_the_request_not_the_answer() {
-    let options = Options {
-        reply: Some(Reply::Decline),
-        moves: Some(vec![Move::ChangeAnswer]),
-        ..Options::default()
-    };
+    let options = Options { reply: Some(Reply::Decline), moves: Some(vec![Move::ChangeAnswer]), ..Options::default() };
     let run = run("deploy", options);
-    assert_eq!(
-        run.verdicts[0].answered,
-        Answered::Accepted {
-            text: "deployed to staging".into()
-        }
-    );
+    assert_eq!(run.verdicts[0].answered, Answered::Accepted { text: "deployed to staging".into() });
 }
 
 #[test]
 fn expense_250_with_a_yes_takes_two_requests_one_prompt_one_entry() {
     let run = run("expense", Options::default());
     assert_eq!(
-        (
-            run.figure("requests"),
-            run.figure("prompts"),
-            run.figure("ledgerEntries")
-        ),
+        (run.figure("requests"), run.figure("prompts"), run.figure("ledgerEntries")),
         (&json!(2), &json!(1), &json!(1))
     );
 }
 
 #[test]
 fn expense_50_takes_one_request_and_no_prompt() {
-    let run = run(
-        "expense",
-        Options {
-            amount: Some(50.0),
-            ..Options::default()
-        },
-    );
-    assert_eq!(
-        (run.figure("requests"), run.figure("prompts")),
-        (&json!(1), &json!(0))
-    );
+    let run = run("expense", Options { amount: Some(50.0), ..Options::default() });
+    assert_eq!((run.figure("requests"), run.figure("prompts")), (&json!(1), &json!(0)));
 }
 
 #[test]
 fn expense_decline_cancel_and_no_submit_nothing_and_say_what_to_do() {
-    for (reply, answer, ask_again) in [
-        (Reply::Decline, "decline", false),
-        (Reply::Cancel, "cancel", true),
-        (Reply::AcceptNo, "no", true),
-    ] {
-        let run = run(
-            "expense",
-            Options {
-                reply: Some(reply),
-                ..Options::default()
-            },
-        );
+    for (reply, answer, ask_again) in
+        [(Reply::Decline, "decline", false), (Reply::Cancel, "cancel", true), (Reply::AcceptNo, "no", true)]
+    {
+        let run = run("expense", Options { reply: Some(reply), ..Options::default() });
         assert_eq!(run.figure("ledgerEntries"), &json!(0));
-        assert_eq!(
-            run.figure("message"),
-            "Nothing was submitted. Ask again later if it is still needed."
-        );
+        assert_eq!(run.figure("message"), "Nothing was submitted. Ask again later if it is still needed.");
         assert_eq!(run.figure("structured")["answer"], answer);
-        assert_eq!(
-            run.figure("structured")["askAgainForThis"],
-            ask_again,
-            "{answer}"
-        );
+        assert_eq!(run.figure("structured")["askAgainForThis"], ask_again, "{answer}");
     }
 }
 
 #[test]
 fn charge_bad_charges_twice_even_on_decline_charge_good_once() {
     let yes = run("charge", Options::default());
-    assert_eq!(
-        (
-            yes.figure("charge_bad.effects"),
-            yes.figure("charge_good.effects")
-        ),
-        (&json!(2), &json!(1))
-    );
-    let no = run(
-        "charge",
-        Options {
-            reply: Some(Reply::Decline),
-            ..Options::default()
-        },
-    );
-    assert_eq!(
-        (
-            no.figure("charge_bad.effects"),
-            no.figure("charge_good.effects")
-        ),
-        (&json!(2), &json!(0))
-    );
+    assert_eq!((yes.figure("charge_bad.effects"), yes.figure("charge_good.effects")), (&json!(2), &json!(1)));
+    let no = run("charge", Options { reply: Some(Reply::Decline), ..Options::default() });
+    assert_eq!((no.figure("charge_bad.effects"), no.figure("charge_good.effects")), (&json!(2), &json!(0)));
 }
 
 #[test]
@@ -234,40 +144,18 @@ fn buy_ticket_price_seen_is_price_charged() {
 fn unsigned_state_with_a_forged_price_is_charged_one_signed_is_refused() {
     let careless = run("careless", Options::default());
     assert_eq!(careless.figure("charged"), &json!(["1.00"]));
-    let signed = run(
-        "buy-ticket",
-        Options {
-            moves: Some(vec![Move::EditPayload]),
-            ..Options::default()
-        },
-    );
+    let signed = run("buy-ticket", Options { moves: Some(vec![Move::EditPayload]), ..Options::default() });
     assert_eq!(signed.verdict_words(), ["signature"]);
     assert_eq!(signed.figure("charged"), &json!([]));
-    let signed_careless = run(
-        "careless",
-        Options {
-            mode: Some(Mode::Signed),
-            ..Options::default()
-        },
-    );
+    let signed_careless = run("careless", Options { mode: Some(Mode::Signed), ..Options::default() });
     assert_eq!(signed_careless.verdict_words(), ["signature"]);
 }
 
 #[test]
 fn voucher_redeems_once_with_the_record_twice_without() {
+    assert_eq!(run("voucher", Options::default()).figure("redeemed"), &json!(1));
     assert_eq!(
-        run("voucher", Options::default()).figure("redeemed"),
-        &json!(1)
-    );
-    assert_eq!(
-        run(
-            "voucher",
-            Options {
-                record: Some(RecordMode::Off),
-                ..Options::default()
-            }
-        )
-        .figure("redeemed"),
+        run("voucher", Options { record: Some(RecordMode::Off), ..Options::default() }).figure("redeemed"),
         &json!(2)
     );
 }
@@ -283,17 +171,8 @@ fn greedy_is_stopped_by_a_limit_of_3_after_4_requests() {
 fn prompts_and_resources_may_ask_tools_list_may_not() {
     let run = run("prompt-and-resource", Options::default());
     assert_eq!(run.figure("discover.outcome"), "complete");
-    assert_eq!(
-        (run.figure("prompt.requests"), run.figure("prompt.outcome")),
-        (&json!(2), &json!("complete"))
-    );
-    assert_eq!(
-        (
-            run.figure("resource.requests"),
-            run.figure("resource.outcome")
-        ),
-        (&json!(2), &json!("complete"))
-    );
+    assert_eq!((run.figure("prompt.requests"), run.figure("prompt.outcome")), (&json!(2), &json!("complete")));
+    assert_eq!((run.figure("resource.requests"), run.figure("resource.outcome")), (&json!(2), &json!("complete")));
     assert_eq!(run.figure("toolsListWithTicket"), "-32602");
 }
 
@@ -301,10 +180,7 @@ fn prompts_and_resources_may_ask_tools_list_may_not() {
 fn a_sampling_only_client_gets_sampling_never_elicitation() {
     let run = run("capabilities", Options::default());
     assert_eq!(run.figure("full.name_release"), "elicitation/create");
-    assert_eq!(
-        run.figure("sampling-only.name_release"),
-        "sampling/createMessage"
-    );
+    assert_eq!(run.figure("sampling-only.name_release"), "sampling/createMessage");
     assert_eq!(run.figure("sampling-only.deploy"), "-32021");
     assert_eq!(run.figure("nothing.name_release"), "-32021");
 }
@@ -334,10 +210,7 @@ fn a_per_replica_store_fails_on_b_a_shared_store_works() {
 fn sealed_tickets_run_the_same_checks_and_hide_the_payload() {
     let run = run("sealed", Options::default());
     assert_eq!(run.figure("payloadReadable"), &json!(false));
-    assert!(run
-        .figure("ticket")
-        .as_str()
-        .is_some_and(|t| t.starts_with("v1e.")));
+    assert!(run.figure("ticket").as_str().is_some_and(|t| t.starts_with("v1e.")));
     assert_eq!(run.verdict_words(), ["accepted", "signature", "principal"]);
 }
 
@@ -345,35 +218,19 @@ fn sealed_tickets_run_the_same_checks_and_hide_the_payload() {
 fn hostile_input_gets_clear_errors() {
     let run = run("protocol-errors", Options::default());
     let words = run.verdict_words();
-    assert_eq!(
-        words,
-        ["-32700", "-32600", "-32601", "-32022", "-32022", "shape", "size", "-32602", "-32602"]
-    );
+    assert_eq!(words, ["-32700", "-32600", "-32601", "-32022", "-32022", "shape", "size", "-32602", "-32602"]);
 }
 
 #[test]
 fn pinning_the_balancer_sends_every_request_to_one_replica() {
-    let run = run(
-        "deploy",
-        Options {
-            balancing: Some(Balancing::Pin(Replica::B)),
-            ..Options::default()
-        },
-    );
+    let run = run("deploy", Options { balancing: Some(Balancing::Pin(Replica::B)), ..Options::default() });
     assert!(run.verdicts.iter().all(|v| v.replica == Some(Replica::B)));
     assert_eq!(run.figure("mintedOn"), "replica B");
 }
 
 #[test]
 fn unknown_scenarios_and_misplaced_moves_are_explained() {
-    assert!(scenarios::run("nope", &Options::default())
-        .expect_err("unknown")
-        .contains("known: deploy"));
-    let moves = Options {
-        moves: Some(vec![Move::Honest]),
-        ..Options::default()
-    };
-    assert!(scenarios::run("expense", &moves)
-        .expect_err("no moves")
-        .contains("plays no moves"));
+    assert!(scenarios::run("nope", &Options::default()).expect_err("unknown").contains("known: deploy"));
+    let moves = Options { moves: Some(vec![Move::Honest]), ..Options::default() };
+    assert!(scenarios::run("expense", &moves).expect_err("no moves").contains("plays no moves"));
 }

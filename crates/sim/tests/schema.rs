@@ -20,8 +20,7 @@ fn schema_path() -> PathBuf {
 
 #[test]
 fn the_vendored_schema_is_the_official_one() {
-    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/spec/2026-07-28/schema.json");
+    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/spec/2026-07-28/schema.json");
     if let Ok(official) = std::fs::read(&shared) {
         assert_eq!(
             std::fs::read(schema_path()).expect("vendored schema"),
@@ -40,10 +39,7 @@ impl Schema {
     fn load() -> Self {
         let text = std::fs::read_to_string(schema_path()).expect("readable schema");
         let schema: Value = serde_json::from_str(&text).expect("schema is JSON");
-        Schema {
-            defs: schema["$defs"].clone(),
-            validators: BTreeMap::new(),
-        }
+        Schema { defs: schema["$defs"].clone(), validators: BTreeMap::new() }
     }
 
     fn check(&mut self, def: &str, instance: &Value) -> Result<(), String> {
@@ -53,10 +49,8 @@ impl Schema {
             self.validators.insert(def.to_owned(), validator);
         }
         let validator = &self.validators[def];
-        let errors: Vec<String> = validator
-            .iter_errors(instance)
-            .map(|e| format!("{} at {}", e, e.instance_path()))
-            .collect();
+        let errors: Vec<String> =
+            validator.iter_errors(instance).map(|e| format!("{} at {}", e, e.instance_path())).collect();
         if errors.is_empty() {
             Ok(())
         } else {
@@ -104,21 +98,14 @@ fn validate(schema: &mut Schema, run: &Run, client_lines_are_honest: bool) -> (u
         };
         match (event.from, event.kind) {
             (Actor::Client, Kind::Request) => {
-                method = message
-                    .get("method")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned();
+                method = message.get("method").and_then(Value::as_str).unwrap_or_default().to_owned();
                 if client_lines_are_honest {
                     check("ClientRequest", &message);
                 }
             }
             (_, Kind::Response) if message.get("error").is_some() => {
                 check("JSONRPCErrorResponse", &message);
-                let code = message
-                    .pointer("/error/code")
-                    .and_then(Value::as_i64)
-                    .unwrap_or(0);
+                let code = message.pointer("/error/code").and_then(Value::as_i64).unwrap_or(0);
                 if let Some(def) = error_def(code) {
                     check(def, &message);
                 }
@@ -140,34 +127,15 @@ fn every_emitted_message_validates_against_the_official_schema() {
     let mut problems = Vec::new();
     let variants = [
         Options::default(),
-        Options {
-            reply: Some(Reply::Decline),
-            ..Options::default()
-        },
-        Options {
-            reply: Some(Reply::Cancel),
-            ..Options::default()
-        },
-        Options {
-            reply: Some(Reply::AcceptNo),
-            ..Options::default()
-        },
-        Options {
-            mode: Some(Mode::Sealed),
-            record: Some(RecordMode::Shared),
-            ..Options::default()
-        },
+        Options { reply: Some(Reply::Decline), ..Options::default() },
+        Options { reply: Some(Reply::Cancel), ..Options::default() },
+        Options { reply: Some(Reply::AcceptNo), ..Options::default() },
+        Options { mode: Some(Mode::Sealed), record: Some(RecordMode::Shared), ..Options::default() },
     ];
     for scenario in SCENARIOS {
         for options in &variants {
-            let options = if scenario.id == "careless" {
-                Options {
-                    mode: None,
-                    ..options.clone()
-                }
-            } else {
-                options.clone()
-            };
+            let options =
+                if scenario.id == "careless" { Options { mode: None, ..options.clone() } } else { options.clone() };
             let run = scenario.run(&options);
             // The malicious moves send opaque strings, still valid; the protocol-errors
             // scenario sends broken lines on purpose.
@@ -177,12 +145,7 @@ fn every_emitted_message_validates_against_the_official_schema() {
             problems.extend(p);
         }
     }
-    assert!(
-        problems.is_empty(),
-        "{} of {checked} messages are invalid:\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    assert!(problems.is_empty(), "{} of {checked} messages are invalid:\n{}", problems.len(), problems.join("\n"));
     assert!(checked > 300, "only {checked} messages checked");
 }
 
@@ -191,17 +154,10 @@ fn the_validator_rejects_what_the_schema_forbids() {
     let mut schema = Schema::load();
     // The official SDK's -32022 for a missing version omits `requested`: invalid.
     let sdk = json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2026-07-28"]}}});
-    assert!(schema
-        .check("UnsupportedProtocolVersionError", &sdk)
-        .is_err());
+    assert!(schema.check("UnsupportedProtocolVersionError", &sdk).is_err());
     let ours = json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2026-07-28"], "requested": ""}}});
+    assert!(schema.check("UnsupportedProtocolVersionError", &ours).is_ok());
     assert!(schema
-        .check("UnsupportedProtocolVersionError", &ours)
-        .is_ok());
-    assert!(schema
-        .check(
-            "CallToolResultResponse",
-            &json!({"jsonrpc": "2.0", "id": 1, "result": {"content": []}})
-        )
+        .check("CallToolResultResponse", &json!({"jsonrpc": "2.0", "id": 1, "result": {"content": []}}))
         .is_err());
 }

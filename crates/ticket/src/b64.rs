@@ -19,20 +19,13 @@ pub fn decode(text: &str) -> Result<Vec<u8>, String> {
 
 fn describe(text: &str, error: DecodeError) -> String {
     match error {
-        DecodeError::InvalidByte(at, byte) => format!(
-            "character {} is {}, which is not in the base64url alphabet (A-Z a-z 0-9 - _)",
-            at + 1,
-            shown(byte)
-        ),
-        DecodeError::InvalidLength(_) => format!(
-            "{} characters cannot be base64url: a group of 4 may end with 2 or 3, never 1",
-            text.len()
-        ),
-        DecodeError::InvalidLastSymbol {
-            offset: at,
-            symbol: byte,
-            ..
-        } => format!(
+        DecodeError::InvalidByte(at, byte) => {
+            format!("character {} is {}, which is not in the base64url alphabet (A-Z a-z 0-9 - _)", at + 1, shown(byte))
+        }
+        DecodeError::InvalidLength(_) => {
+            format!("{} characters cannot be base64url: a group of 4 may end with 2 or 3, never 1", text.len())
+        }
+        DecodeError::InvalidLastSymbol { offset: at, symbol: byte, .. } => format!(
             "the last character {} (at {}) carries bits that do not belong to any byte: \
              the text was cut short or edited",
             shown(byte),
@@ -69,8 +62,6 @@ mod tests {
         assert!(decode("aGkx0").expect_err("length").contains("never 1"));
         // "aGl" and "aGk" both carry 'h','i' in the used bits; only "aGk" is canonical.
         assert_eq!(decode("aGk"), Ok(b"hi".to_vec()));
-        assert!(decode("aGl")
-            .expect_err("loose bits")
-            .contains("cut short or edited"));
+        assert!(decode("aGl").expect_err("loose bits").contains("cut short or edited"));
     }
 }

@@ -168,17 +168,11 @@ mod tests {
     #[test]
     fn strings_escape_only_what_they_must() {
         let value = json!("q\"b\\\u{1}\u{1f}\u{7f}\u{2028}é\t");
-        assert_eq!(
-            canonical_json(&value),
-            "\"q\\\"b\\\\\\u0001\\u001f\u{7f}\u{2028}é\\t\""
-        );
+        assert_eq!(canonical_json(&value), "\"q\\\"b\\\\\\u0001\\u001f\u{7f}\u{2028}é\\t\"");
     }
 
     #[test]
     fn integers_stay_exact() {
-        assert_eq!(
-            canonical_json(&json!([9007199254740992_i64, -3, 2.0])),
-            "[9007199254740992,-3,2]"
-        );
+        assert_eq!(canonical_json(&json!([9007199254740992_i64, -3, 2.0])), "[9007199254740992,-3,2]");
     }
 }

@@ -57,8 +57,7 @@ mod tests {
             nonce: "n".into(),
             sub: "bob".into(),
         };
-        let generic =
-            canonical::canonical_json(&serde_json::to_value(&claims).expect("serializable"));
+        let generic = canonical::canonical_json(&serde_json::to_value(&claims).expect("serializable"));
         assert_eq!(claims.to_canonical_json(), generic);
         assert!(generic.starts_with(r#"{"data":{"env":"staging","price":95},"dig""#));
     }

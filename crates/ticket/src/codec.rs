@@ -62,16 +62,16 @@ pub struct Codec {
     key: Key,
     mode: Mode,
     max_len: usize,
+    /// HMAC keyed once (the inner and outer pads hashed); each use clones it.
+    keyed: HmacSha256,
 }
 
 impl Codec {
     /// A codec with the default size limit.
     pub fn new(key: Key, mode: Mode) -> Self {
-        Self {
-            key,
-            mode,
-            max_len: DEFAULT_MAX_LEN,
-        }
+        // HMAC takes keys of any length; `Key` guarantees at least 32 bytes.
+        let keyed = <HmacSha256 as KeyInit>::new_from_slice(key.bytes()).unwrap_or_else(|_| unreachable!());
+        Self { key, mode, max_len: DEFAULT_MAX_LEN, keyed }
     }
 
     /// The same codec with another size limit.
@@ -150,7 +150,6 @@ impl Codec {
     }
 
     pub(crate) fn mac(&self) -> HmacSha256 {
-        // HMAC takes keys of any length; `Key` guarantees at least 32 bytes.
-        <HmacSha256 as KeyInit>::new_from_slice(self.key.bytes()).unwrap_or_else(|_| unreachable!())
+        self.keyed.clone()
     }
 }

@@ -98,12 +98,9 @@ impl Failure {
             Failure::WrongPrincipal { minted_for, presented_by } => {
                 format!("minted for {minted_for}, presented by {presented_by}")
             }
-            Failure::Expired { exp, now } => format!(
-                "expired at {}, now {} ({} too late)",
-                secs(*exp),
-                secs(*now),
-                secs(now.saturating_sub(*exp))
-            ),
+            Failure::Expired { exp, now } => {
+                format!("expired at {}, now {} ({} too late)", secs(*exp), secs(*now), secs(now.saturating_sub(*exp)))
+            }
             Failure::OtherRequest { minted_for, presented_with } => format!(
                 "minted for request {}…, presented with request {}…: another method or other arguments",
                 short(minted_for),
@@ -117,10 +114,7 @@ impl Failure {
 
     /// The JSON-RPC error message: what went wrong and what the client should do.
     pub fn rpc_message(&self) -> String {
-        format!(
-            "Invalid requestState: {}. Start the request again without it.",
-            self.summary()
-        )
+        format!("Invalid requestState: {}. Start the request again without it.", self.summary())
     }
 
     /// The JSON-RPC `error` object a server answers with.

@@ -78,23 +78,14 @@ pub const INSPECT_MAX_LEN: usize = 64 * 1024;
 /// assert!(broken.problems[0].contains("three parts"));
 /// ```
 pub fn inspect(ticket: &str) -> Inspection {
-    let mut seen = Inspection {
-        parts: Vec::new(),
-        payload_text: None,
-        payload: None,
-        problems: Vec::new(),
-        sealed: false,
-    };
+    let mut seen =
+        Inspection { parts: Vec::new(), payload_text: None, payload: None, problems: Vec::new(), sealed: false };
     if ticket.len() > INSPECT_MAX_LEN {
-        seen.problems.push(format!(
-            "{} bytes is far longer than any ticket; not read",
-            ticket.len()
-        ));
+        seen.problems.push(format!("{} bytes is far longer than any ticket; not read", ticket.len()));
         return seen;
     }
     if ticket.trim() != ticket {
-        seen.problems
-            .push("white space at the start or end: copy the ticket exactly".to_owned());
+        seen.problems.push("white space at the start or end: copy the ticket exactly".to_owned());
     }
     let texts: Vec<&str> = ticket.split('.').collect();
     seen.sealed = texts[0] == "v1e";
@@ -106,25 +97,14 @@ pub fn inspect(ticket: &str) -> Inspection {
     let mut start = 0;
     for (i, text) in texts.iter().enumerate() {
         let role = roles.get(i).copied().unwrap_or(Role::Extra);
-        seen.parts.push(Part {
-            role,
-            start,
-            end: start + text.len(),
-            text: (*text).to_owned(),
-        });
+        seen.parts.push(Part { role, start, end: start + text.len(), text: (*text).to_owned() });
         start += text.len() + 1;
     }
     if texts.len() != 3 {
-        seen.problems.push(format!(
-            "expected three parts separated by dots, found {}",
-            texts.len()
-        ));
+        seen.problems.push(format!("expected three parts separated by dots, found {}", texts.len()));
     }
     if !matches!(texts[0], "v1" | "v1e") {
-        seen.problems.push(format!(
-            "the prefix is '{}', not 'v1' (signed) or 'v1e' (sealed)",
-            texts[0]
-        ));
+        seen.problems.push(format!("the prefix is '{}', not 'v1' (signed) or 'v1e' (sealed)", texts[0]));
     }
     for part in seen.parts.iter().skip(1).filter(|p| p.role != Role::Extra) {
         match b64::decode(&part.text) {
@@ -133,27 +113,16 @@ pub fn inspect(ticket: &str) -> Inspection {
                     let text = String::from_utf8_lossy(&bytes).into_owned();
                     match serde_json::from_slice::<Value>(&bytes) {
                         Ok(value) => seen.payload = Some(value),
-                        Err(e) => seen
-                            .problems
-                            .push(format!("the payload decodes but is not JSON: {e}")),
+                        Err(e) => seen.problems.push(format!("the payload decodes but is not JSON: {e}")),
                     }
                     seen.payload_text = Some(text);
                 } else if part.role == Role::Tag && bytes.len() != 32 && !bytes.is_empty() {
-                    seen.problems.push(format!(
-                        "the signature is {} bytes; HMAC-SHA256 gives 32",
-                        bytes.len()
-                    ));
+                    seen.problems.push(format!("the signature is {} bytes; HMAC-SHA256 gives 32", bytes.len()));
                 } else if part.role == Role::Tag && bytes.is_empty() {
-                    seen.problems.push(
-                        "there is no signature: anyone could have written this payload".to_owned(),
-                    );
+                    seen.problems.push("there is no signature: anyone could have written this payload".to_owned());
                 }
             }
-            Err(why) => seen.problems.push(format!(
-                "{} (at byte {}): {why}",
-                part.role.label(),
-                part.start
-            )),
+            Err(why) => seen.problems.push(format!("{} (at byte {}): {why}", part.role.label(), part.start)),
         }
     }
     seen

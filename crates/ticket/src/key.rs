@@ -18,11 +18,7 @@ pub struct KeyTooShort {
 
 impl fmt::Display for KeyTooShort {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "a ticket key needs at least {MIN_KEY_LEN} bytes, this one has {}",
-            self.len
-        )
+        write!(f, "a ticket key needs at least {MIN_KEY_LEN} bytes, this one has {}", self.len)
     }
 }
 

@@ -10,8 +10,11 @@ use crate::replay::ReplayRecord;
 use crate::sealed::{self, AEAD_NONCE_LEN, AEAD_TAG_LEN};
 use crate::time::secs;
 use hmac::Mac;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
+use std::borrow::Cow;
+use std::cell::OnceCell;
 
 /// What the server knows about the request a ticket came back with.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,17 +28,17 @@ pub struct Expect<'a> {
 }
 
 /// Claims that passed every check. The only way to get one is [`Opened::trusted`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct Trusted(Claims);
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Trusted<'a>(&'a Claims);
 
-impl Trusted {
+impl<'a> Trusted<'a> {
     /// The verified claims.
-    pub fn claims(&self) -> &Claims {
-        &self.0
+    pub fn claims(&self) -> &'a Claims {
+        self.0
     }
 
     /// What the tool saved for this round.
-    pub fn data(&self) -> &Value {
+    pub fn data(&self) -> &'a Value {
         &self.0.data
     }
 }
@@ -45,9 +48,13 @@ impl Trusted {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Opened {
     statuses: [Status; 9],
-    outcome: Result<Trusted, Failure>,
-    /// Claims that passed the signature and payload checks, even if a later check failed.
-    claims: Option<Claims>,
+    outcome: Result<(), Failure>,
+    /// The payload bytes once they authenticated and parsed (empty before that).
+    payload: Vec<u8>,
+    /// Its expiry, for the checks panel.
+    exp: Option<u64>,
+    /// The payload as owned claims, parsed on first use (the checks themselves borrow).
+    claims: OnceCell<Option<Claims>>,
     mode: Mode,
     len: usize,
     max_len: usize,
@@ -60,8 +67,12 @@ pub struct Opened {
 
 impl Opened {
     /// The verified claims, or the first failure.
-    pub fn trusted(&self) -> Result<&Trusted, &Failure> {
-        self.outcome.as_ref()
+    pub fn trusted(&self) -> Result<Trusted<'_>, &Failure> {
+        match (&self.outcome, self.authenticated_claims()) {
+            (Ok(()), Some(claims)) => Ok(Trusted(claims)),
+            (Err(failure), _) => Err(failure),
+            (Ok(()), None) => Err(&Failure::BadSignature),
+        }
     }
 
     /// True when every check that ran passed.
@@ -86,7 +97,10 @@ impl Opened {
 
     /// Claims that authenticated (signature and payload passed), whatever came after.
     pub fn authenticated_claims(&self) -> Option<&Claims> {
-        self.claims.as_ref()
+        if self.exp.is_none() {
+            return None;
+        }
+        self.claims.get_or_init(|| serde_json::from_slice(&self.payload).ok()).as_ref()
     }
 
     /// One sentence about one check, with the values it compared.
@@ -98,9 +112,7 @@ impl Opened {
             },
             Status::NotReached => "not reached: an earlier check failed".to_owned(),
             Status::Skipped => match check {
-                Check::Signature => {
-                    "signing is off: this server believes whatever comes back".to_owned()
-                }
+                Check::Signature => "signing is off: this server believes whatever comes back".to_owned(),
                 _ => "no replay record: nothing stops a second use before expiry".to_owned(),
             },
             Status::Passed => self.explain_pass(check),
@@ -108,7 +120,7 @@ impl Opened {
     }
 
     fn explain_pass(&self, check: Check) -> String {
-        let claims = self.claims.as_ref();
+        let claims = self.authenticated_claims();
         match check {
             Check::Size => format!("{} bytes, within the {}-byte limit", self.len, self.max_len),
             Check::Shape => match self.mode {
@@ -117,19 +129,13 @@ impl Opened {
             },
             Check::Base64url => format!("strict base64url: {}-byte payload", self.payload_len),
             Check::Signature => match self.mode {
-                Mode::Sealed => {
-                    "XChaCha20-Poly1305 authenticated and decrypted the payload".to_owned()
-                }
-                _ => "HMAC-SHA256 of prefix and payload equals the tag (constant-time compare)"
-                    .to_owned(),
+                Mode::Sealed => "XChaCha20-Poly1305 authenticated and decrypted the payload".to_owned(),
+                _ => "HMAC-SHA256 of prefix and payload equals the tag (constant-time compare)".to_owned(),
             },
             Check::Payload => "ticket JSON with data, dig, exp, iat, nonce and sub".to_owned(),
-            Check::Principal => format!(
-                "minted for {}, presented by {}",
-                self.principal, self.principal
-            ),
+            Check::Principal => format!("minted for {}, presented by {}", self.principal, self.principal),
             Check::Expiry => {
-                let exp = claims.map_or(0, |c| c.exp);
+                let exp = self.exp.unwrap_or(0);
                 format!(
                     "expires at {}, now {} ({} left)",
                     secs(exp),
@@ -137,10 +143,7 @@ impl Opened {
                     secs(exp.saturating_sub(self.now_ms))
                 )
             }
-            Check::Request => format!(
-                "same method and arguments (digest {}…)",
-                self.request.short()
-            ),
+            Check::Request => format!("same method and arguments (digest {}…)", self.request.short()),
             Check::SingleUse => match claims {
                 Some(c) if self.record_kept => {
                     format!("first use; remembered until {}", secs(c.exp))
@@ -166,7 +169,7 @@ impl Opened {
                     detail: self.explain(check),
                 })
                 .collect(),
-            claims: self.claims.clone(),
+            claims: self.authenticated_claims().cloned(),
             error: self.failure().map(Failure::rpc_error),
         }
     }
@@ -220,7 +223,9 @@ impl Codec {
         let mut opened = Opened {
             statuses: [Status::NotReached; 9],
             outcome: Err(Failure::BadSignature),
-            claims: None,
+            payload: Vec::new(),
+            exp: None,
+            claims: OnceCell::new(),
             mode: self.mode(),
             len: bytes.len(),
             max_len: self.max_len(),
@@ -243,7 +248,7 @@ impl Codec {
         expect: &Expect<'_>,
         record: Option<&mut (dyn ReplayRecord + '_)>,
         opened: &mut Opened,
-    ) -> Result<Trusted, Failure> {
+    ) -> Result<(), Failure> {
         macro_rules! pass {
             ($check:expr) => {
                 opened.statuses[$check as usize] = Status::Passed
@@ -251,10 +256,7 @@ impl Codec {
         }
 
         if bytes.len() > self.max_len() {
-            return Err(Failure::TooLarge {
-                len: bytes.len(),
-                max: self.max_len(),
-            });
+            return Err(Failure::TooLarge { len: bytes.len(), max: self.max_len() });
         }
         pass!(Check::Size);
 
@@ -262,10 +264,7 @@ impl Codec {
         pass!(Check::Shape);
 
         let decoded = |part: &str, what: &str| {
-            b64::decode(part).map_err(|why| Failure::Malformed {
-                at: Check::Base64url,
-                why: format!("{what}: {why}"),
-            })
+            b64::decode(part).map_err(|why| Failure::Malformed { at: Check::Base64url, why: format!("{what}: {why}") })
         };
         let (payload, signature_ok) = match self.mode() {
             Mode::Signed | Mode::Unsigned => {
@@ -275,10 +274,7 @@ impl Codec {
                     if tag.len() != 32 {
                         return Err(Failure::Malformed {
                             at: Check::Base64url,
-                            why: format!(
-                                "the tag is {} bytes; an HMAC-SHA256 tag is 32",
-                                tag.len()
-                            ),
+                            why: format!("the tag is {} bytes; an HMAC-SHA256 tag is 32", tag.len()),
                         });
                     }
                     Some(tag)
@@ -324,88 +320,99 @@ impl Codec {
             None => opened.statuses[Check::Signature as usize] = Status::Skipped,
         }
 
-        let claims: Claims = serde_json::from_slice(&payload).map_err(|e| Failure::Malformed {
+        let wire: WireClaims<'_> = serde_json::from_slice(&payload).map_err(|e| Failure::Malformed {
             at: Check::Payload,
             why: format!("the payload is not ticket JSON: {e}"),
         })?;
         pass!(Check::Payload);
-        opened.claims = Some(claims.clone());
-
-        if claims.sub != expect.principal {
-            return Err(Failure::WrongPrincipal {
-                minted_for: claims.sub,
-                presented_by: expect.principal.to_owned(),
-            });
-        }
-        pass!(Check::Principal);
-
-        if expect.now_ms >= claims.exp {
-            return Err(Failure::Expired {
-                exp: claims.exp,
-                now: expect.now_ms,
-            });
-        }
-        pass!(Check::Expiry);
-
-        if &claims.dig != expect.request {
-            return Err(Failure::OtherRequest {
-                minted_for: claims.dig.as_str().to_owned(),
-                presented_with: expect.request.as_str().to_owned(),
-            });
-        }
-        pass!(Check::Request);
-
-        match record {
-            Some(record) => {
-                if let Err(first_used_at) =
-                    record.check_and_insert(&claims.nonce, claims.exp, expect.now_ms)
-                {
-                    return Err(Failure::AlreadyUsed { first_used_at });
-                }
-                pass!(Check::SingleUse);
-            }
-            None => opened.statuses[Check::SingleUse as usize] = Status::Skipped,
-        }
-        Ok(Trusted(claims))
+        opened.exp = Some(wire.exp);
+        let verdict = check_claims(&wire, expect, record, &mut opened.statuses);
+        drop(wire);
+        opened.payload = payload;
+        verdict
     }
+}
+
+/// The checks on the authenticated claims: principal, expiry, request, single use.
+fn check_claims(
+    wire: &WireClaims<'_>,
+    expect: &Expect<'_>,
+    record: Option<&mut (dyn ReplayRecord + '_)>,
+    statuses: &mut [Status; 9],
+) -> Result<(), Failure> {
+    let mut pass = |check: Check| statuses[check as usize] = Status::Passed;
+    if wire.sub != expect.principal {
+        return Err(Failure::WrongPrincipal {
+            minted_for: wire.sub.to_string(),
+            presented_by: expect.principal.to_owned(),
+        });
+    }
+    pass(Check::Principal);
+    if expect.now_ms >= wire.exp {
+        return Err(Failure::Expired { exp: wire.exp, now: expect.now_ms });
+    }
+    pass(Check::Expiry);
+    if wire.dig != expect.request.as_str() {
+        return Err(Failure::OtherRequest {
+            minted_for: wire.dig.to_string(),
+            presented_with: expect.request.as_str().to_owned(),
+        });
+    }
+    pass(Check::Request);
+    match record {
+        Some(record) => {
+            if let Err(first_used_at) = record.check_and_insert(&wire.nonce, wire.exp, expect.now_ms) {
+                return Err(Failure::AlreadyUsed { first_used_at });
+            }
+            pass(Check::SingleUse);
+        }
+        None => statuses[Check::SingleUse as usize] = Status::Skipped,
+    }
+    Ok(())
+}
+
+/// The payload as the checks read it: strings borrowed where they have no escapes, `data`
+/// left as raw JSON (it is parsed only when someone asks for the claims).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WireClaims<'a> {
+    #[serde(borrow)]
+    #[serde(rename = "data")]
+    _data: &'a RawValue,
+    #[serde(borrow)]
+    dig: Cow<'a, str>,
+    exp: u64,
+    #[serde(rename = "iat")]
+    _iat: u64,
+    #[serde(borrow)]
+    nonce: Cow<'a, str>,
+    #[serde(borrow)]
+    sub: Cow<'a, str>,
 }
 
 /// Splits `prefix.middle.last`, returning (text before the last dot, middle, last).
 fn split(bytes: &[u8], mode: Mode) -> Result<(&str, &str, &str), Failure> {
-    let malformed = |why: String| Failure::Malformed {
-        at: Check::Shape,
-        why,
-    };
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        malformed(format!(
-            "byte {} is not UTF-8 text; a ticket is plain ASCII",
-            e.valid_up_to() + 1
-        ))
-    })?;
+    let malformed = |why: String| Failure::Malformed { at: Check::Shape, why };
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| malformed(format!("byte {} is not UTF-8 text; a ticket is plain ASCII", e.valid_up_to() + 1)))?;
     if text.is_empty() {
         return Err(malformed("the ticket is empty".to_owned()));
     }
-    let parts: Vec<&str> = text.split('.').collect();
+    let mut split = text.splitn(4, '.');
     let want = mode.prefix();
-    if parts.len() != 3 {
-        return Err(malformed(format!(
-            "expected three parts separated by dots ({want}.…….……), found {}",
-            parts.len()
-        )));
-    }
-    if parts[0] != want {
-        let hint = match (parts[0], mode) {
-            ("v1e", Mode::Signed | Mode::Unsigned) => {
-                ": this is a sealed ticket, and this server signs"
-            }
+    let (Some(prefix), Some(middle), Some(last), None) = (split.next(), split.next(), split.next(), split.next())
+    else {
+        let found = text.split('.').count();
+        return Err(malformed(format!("expected three parts separated by dots ({want}.…….……), found {found}")));
+    };
+    if prefix != want {
+        let hint = match (prefix, mode) {
+            ("v1e", Mode::Signed | Mode::Unsigned) => ": this is a sealed ticket, and this server signs",
             ("v1", Mode::Sealed) => ": this is a signed ticket, and this server seals",
             _ => "",
         };
-        return Err(malformed(format!(
-            "starts with '{}', this server's tickets start with '{want}.'{hint}",
-            parts[0]
-        )));
+        return Err(malformed(format!("starts with '{prefix}', this server's tickets start with '{want}.'{hint}")));
     }
-    let signed_len = parts[0].len() + 1 + parts[1].len();
-    Ok((&text[..signed_len], parts[1], parts[2]))
+    let signed_len = prefix.len() + 1 + middle.len();
+    Ok((&text[..signed_len], middle, last))
 }

@@ -92,10 +92,7 @@ mod tests {
         for i in 0..10_000u64 {
             // Each ticket lives 120 s; one is redeemed every second.
             let now = i * 1_000;
-            assert_eq!(
-                record.check_and_insert(&format!("n{i}"), now + 120_000, now),
-                Ok(())
-            );
+            assert_eq!(record.check_and_insert(&format!("n{i}"), now + 120_000, now), Ok(()));
             assert!(record.len() <= 121, "{} entries at {now}", record.len());
         }
     }

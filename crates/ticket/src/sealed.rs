@@ -21,8 +21,7 @@ pub const AEAD_TAG_LEN: usize = 16;
 const KEY_LABEL: &[u8] = b"mrtr-lab/v1e/aead-key";
 
 fn cipher(key: &Key) -> XChaCha20Poly1305 {
-    let mut mac =
-        <Hmac<Sha256> as KeyInit>::new_from_slice(key.bytes()).unwrap_or_else(|_| unreachable!());
+    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(key.bytes()).unwrap_or_else(|_| unreachable!());
     mac.update(KEY_LABEL);
     let derived: [u8; 32] = mac.finalize().into_bytes().into();
     XChaCha20Poly1305::new(&derived.into())
@@ -32,22 +31,13 @@ pub(crate) fn seal(key: &Key, payload: &[u8], nonces: &mut dyn NonceSource) -> S
     let mut nonce = [0u8; AEAD_NONCE_LEN];
     nonces.fill(&mut nonce);
     let aad = format!("v1e.{}", b64::encode(nonce));
-    let sealed = cipher(key)
-        .encrypt(
-            &XNonce::from(nonce),
-            Payload {
-                msg: payload,
-                aad: aad.as_bytes(),
-            },
-        )
-        .unwrap_or_default();
+    let sealed =
+        cipher(key).encrypt(&XNonce::from(nonce), Payload { msg: payload, aad: aad.as_bytes() }).unwrap_or_default();
     format!("{aad}.{}", b64::encode(sealed))
 }
 
 /// Decrypts and authenticates; `None` when the box or anything before it was changed.
 pub(crate) fn open(key: &Key, aad: &[u8], nonce: &[u8], sealed: &[u8]) -> Option<Vec<u8>> {
     let nonce: [u8; AEAD_NONCE_LEN] = nonce.try_into().ok()?;
-    cipher(key)
-        .decrypt(&XNonce::from(nonce), Payload { msg: sealed, aad })
-        .ok()
+    cipher(key).decrypt(&XNonce::from(nonce), Payload { msg: sealed, aad }).ok()
 }

@@ -4,9 +4,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use mrtr_ticket::{
-    inspect, with_payload, Check, Codec, Expect, Key, Mint, Mode, RequestDigest, Status,
-};
+use mrtr_ticket::{inspect, with_payload, Check, Codec, Expect, Key, Mint, Mode, RequestDigest, Status};
 use serde_json::{json, Value};
 
 /// SplitMix64: a tiny portable generator, so every run sees the same cases.
@@ -34,48 +32,26 @@ impl Gen {
 }
 
 fn codec(mode: Mode) -> Codec {
-    Codec::new(
-        Key::new(b"property-test key, thirty-two bytes or more").expect("key"),
-        mode,
-    )
+    Codec::new(Key::new(b"property-test key, thirty-two bytes or more").expect("key"), mode)
 }
 
 fn request() -> RequestDigest {
-    RequestDigest::of(
-        "tools/call",
-        &json!({"name": "buy_ticket", "arguments": {"quantity": 2}}),
-    )
+    RequestDigest::of("tools/call", &json!({"name": "buy_ticket", "arguments": {"quantity": 2}}))
 }
 
 fn minted(codec: &Codec, gen: &mut Gen) -> String {
-    let mint = Mint {
-        principal: "bob".into(),
-        request: request(),
-        data: json!({"price": 190.0}),
-        now_ms: 0,
-        ttl_ms: 120_000,
-    };
+    let mint =
+        Mint { principal: "bob".into(), request: request(), data: json!({"price": 190.0}), now_ms: 0, ttl_ms: 120_000 };
     codec.mint(&mint, &mut |d: &mut [u8]| gen.fill(d))
 }
 
 fn open(codec: &Codec, ticket: impl AsRef<[u8]>) -> mrtr_ticket::Opened {
-    codec.open(
-        ticket,
-        &Expect {
-            principal: "bob",
-            request: &request(),
-            now_ms: 1_000,
-        },
-        None,
-    )
+    codec.open(ticket, &Expect { principal: "bob", request: &request(), now_ms: 1_000 }, None)
 }
 
 /// The bytes a change may write: the whole base64url alphabet, the dot, and a few others.
 fn replacement_bytes() -> Vec<u8> {
-    let mut bytes: Vec<u8> = (b'A'..=b'Z')
-        .chain(b'a'..=b'z')
-        .chain(b'0'..=b'9')
-        .collect();
+    let mut bytes: Vec<u8> = (b'A'..=b'Z').chain(b'a'..=b'z').chain(b'0'..=b'9').collect();
     bytes.extend_from_slice(b"-_.=+/ \0\x7f\xff\xc3");
     bytes
 }
@@ -95,10 +71,7 @@ fn every_single_byte_change_is_rejected() {
                 let mut changed = ticket.clone();
                 changed[at] = byte;
                 let opened = open(&codec, &changed);
-                assert!(
-                    !opened.is_ok(),
-                    "{mode:?}: byte {at} -> {byte:#x} was accepted"
-                );
+                assert!(!opened.is_ok(), "{mode:?}: byte {at} -> {byte:#x} was accepted");
                 changes += 1;
             }
         }
@@ -116,11 +89,9 @@ fn every_payload_field_edit_under_the_old_tag_is_rejected() {
         ("data", json!({"price": 190.0, "extra": true})),
         (
             "dig",
-            json!(RequestDigest::of(
-                "tools/call",
-                &json!({"name": "buy_ticket", "arguments": {"quantity": 20}})
-            )
-            .as_str()),
+            json!(
+                RequestDigest::of("tools/call", &json!({"name": "buy_ticket", "arguments": {"quantity": 20}})).as_str()
+            ),
         ),
         ("exp", json!(10_000_000)),
         ("iat", json!(5)),
@@ -132,11 +103,7 @@ fn every_payload_field_edit_under_the_old_tag_is_rejected() {
         edited[field] = value;
         let forged = with_payload(&ticket, &edited);
         let opened = open(&codec, &forged);
-        assert_eq!(
-            opened.status(Check::Signature),
-            Status::Failed,
-            "edit of {field} was not caught by the signature"
-        );
+        assert_eq!(opened.status(Check::Signature), Status::Failed, "edit of {field} was not caught by the signature");
     }
     // The same edits are believed by a server with signing off: that is the lesson.
     let careless = codec_unsigned_view(&ticket);
@@ -156,33 +123,11 @@ fn codec_unsigned_view(ticket: &str) -> mrtr_ticket::Opened {
 #[test]
 fn no_input_panics_and_every_refusal_names_one_failed_check() {
     let mut gen = Gen(3);
-    let codecs = [
-        codec(Mode::Signed),
-        codec(Mode::Sealed),
-        codec(Mode::Unsigned),
-    ];
+    let codecs = [codec(Mode::Signed), codec(Mode::Sealed), codec(Mode::Unsigned)];
     let valid = minted(&codecs[0], &mut gen).into_bytes();
-    let mut inputs: Vec<Vec<u8>> = vec![
-        Vec::new(),
-        b"hello".to_vec(),
-        b"..".to_vec(),
-        b"v1..".to_vec(),
-        vec![b'A'; 1 << 20],
-    ];
-    for len in [
-        1usize,
-        2,
-        3,
-        5,
-        43,
-        64,
-        200,
-        4095,
-        4096,
-        4097,
-        65_536,
-        1 << 20,
-    ] {
+    let mut inputs: Vec<Vec<u8>> =
+        vec![Vec::new(), b"hello".to_vec(), b"..".to_vec(), b"v1..".to_vec(), vec![b'A'; 1 << 20]];
+    for len in [1usize, 2, 3, 5, 43, 64, 200, 4095, 4096, 4097, 65_536, 1 << 20] {
         inputs.push(gen.bytes(len));
     }
     for _ in 0..400 {
@@ -221,8 +166,7 @@ fn open_of_mint_round_trips_in_every_mode() {
         let codec = codec(mode);
         for i in 0..50u64 {
             let principal = format!("user-{}", gen.below(1000));
-            let data =
-                json!({"n": i, "text": format!("é\"\n{}", gen.next()), "list": [1.5, null, true]});
+            let data = json!({"n": i, "text": format!("é\"\n{}", gen.next()), "list": [1.5, null, true]});
             let params = json!({"name": "tool", "arguments": {"i": i}});
             let request = RequestDigest::of("tools/call", &params);
             let now = gen.below(1 << 40);
@@ -234,15 +178,7 @@ fn open_of_mint_round_trips_in_every_mode() {
                 ttl_ms: 1 + gen.below(600_000),
             };
             let ticket = codec.mint(&mint, &mut |d: &mut [u8]| gen.fill(d));
-            let opened = codec.open(
-                &ticket,
-                &Expect {
-                    principal: &principal,
-                    request: &request,
-                    now_ms: now,
-                },
-                None,
-            );
+            let opened = codec.open(&ticket, &Expect { principal: &principal, request: &request, now_ms: now }, None);
             let trusted = opened.trusted().expect("round trip");
             assert_eq!(trusted.data(), &data);
             assert_eq!(trusted.claims().sub, principal);
@@ -265,10 +201,7 @@ fn sealed_tickets_cannot_be_read_and_are_refused_by_a_signing_server() {
     assert!(opened.explain(Check::Shape).contains("sealed ticket"));
     // Another key cannot open it either.
     let other = Codec::new(Key::new([9u8; 32]).expect("key"), Mode::Sealed);
-    assert_eq!(
-        open(&other, &ticket).status(Check::Signature),
-        Status::Failed
-    );
+    assert_eq!(open(&other, &ticket).status(Check::Signature), Status::Failed);
 }
 
 #[test]
@@ -276,10 +209,7 @@ fn oversized_input_stops_at_the_first_check() {
     let codec = codec(Mode::Signed);
     let opened = open(&codec, vec![b'x'; 1 << 20]);
     assert_eq!(opened.status(Check::Size), Status::Failed);
-    assert_eq!(
-        opened.explain(Check::Size),
-        "1048576 bytes is over the 4096-byte limit, so nothing else was read"
-    );
+    assert_eq!(opened.explain(Check::Size), "1048576 bytes is over the 4096-byte limit, so nothing else was read");
     assert!(opened.steps().skip(1).all(|(_, s)| s == Status::NotReached));
 }
 
@@ -289,7 +219,11 @@ fn broken_input_is_described_precisely() {
     let cases = [
         ("hello", Check::Shape, "expected three parts separated by dots (v1.…….……), found 1"),
         ("v2.a.b", Check::Shape, "starts with 'v2', this server's tickets start with 'v1.'"),
-        ("v1.a+b.c", Check::Base64url, "the payload: character 2 is '+', which is not in the base64url alphabet (A-Z a-z 0-9 - _)"),
+        (
+            "v1.a+b.c",
+            Check::Base64url,
+            "the payload: character 2 is '+', which is not in the base64url alphabet (A-Z a-z 0-9 - _)",
+        ),
         ("v1.e30.AAAA", Check::Base64url, "the tag is 3 bytes; an HMAC-SHA256 tag is 32"),
     ];
     for (input, check, why) in cases {

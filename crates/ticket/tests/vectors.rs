@@ -4,9 +4,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use mrtr_ticket::{
-    canonical_json, Check, Claims, Codec, Expect, FixedNonces, Key, Mode, RequestDigest, UsedNonces,
-};
+use mrtr_ticket::{canonical_json, Check, Claims, Codec, Expect, FixedNonces, Key, Mode, RequestDigest, UsedNonces};
 use serde_json::Value;
 
 const VECTORS: &str = include_str!("../../../tests/vectors/tickets.json");
@@ -21,10 +19,7 @@ fn codec(v: &Value) -> Codec {
 }
 
 fn digest_of(request: &Value) -> RequestDigest {
-    RequestDigest::of(
-        request["method"].as_str().expect("method"),
-        &request["params"],
-    )
+    RequestDigest::of(request["method"].as_str().expect("method"), &request["params"])
 }
 
 #[test]
@@ -38,10 +33,7 @@ fn digests_match_the_vectors() {
         }
         let text = canonical_json(&serde_json::json!({"method": method, "params": kept}));
         assert_eq!(text, case["canonical"].as_str().expect("canonical"));
-        assert_eq!(
-            RequestDigest::of(method, &case["params"]).as_str(),
-            case["digest"].as_str().expect("digest")
-        );
+        assert_eq!(RequestDigest::of(method, &case["params"]).as_str(), case["digest"].as_str().expect("digest"));
     }
 }
 
@@ -52,12 +44,7 @@ fn minted_tokens_match_the_vectors_exactly() {
     for case in v["mint"].as_array().expect("mint") {
         let claims: Claims = serde_json::from_value(case["claims"].clone()).expect("claims");
         let token = codec.mint_claims(&claims, &mut FixedNonces(vec![0]));
-        assert_eq!(
-            token,
-            case["token"].as_str().expect("token"),
-            "{}",
-            case["name"]
-        );
+        assert_eq!(token, case["token"].as_str().expect("token"), "{}", case["name"]);
     }
 }
 
@@ -79,13 +66,7 @@ fn every_attempt_gets_the_expected_verdict() {
             let record = keep_record.then_some(&mut record as &mut dyn mrtr_ticket::ReplayRecord);
             let opened = codec.open(a["ticket"].as_str().expect("ticket"), &expect, record);
             let verdict = opened.failure().map_or("accepted", |f| f.check().id());
-            assert_eq!(
-                verdict,
-                a["expect"].as_str().expect("expect"),
-                "{}: {}",
-                seq["name"],
-                a["label"]
-            );
+            assert_eq!(verdict, a["expect"].as_str().expect("expect"), "{}: {}", seq["name"], a["label"]);
             attempts += 1;
         }
     }
@@ -96,12 +77,7 @@ fn every_attempt_gets_the_expected_verdict() {
 fn the_lesson_timeline_reads_as_the_lesson_says() {
     let v = vectors();
     let codec = codec(&v);
-    let timeline = v["sequences"]
-        .as_array()
-        .expect("sequences")
-        .last()
-        .expect("timeline")
-        .clone();
+    let timeline = v["sequences"].as_array().expect("sequences").last().expect("timeline").clone();
     let explained: Vec<String> = timeline["attempts"]
         .as_array()
         .expect("attempts")
@@ -122,14 +98,8 @@ fn the_lesson_timeline_reads_as_the_lesson_says() {
         .collect();
     assert_eq!(explained[0], "accepted");
     assert!(explained[1].starts_with("signature: the tag does not match"));
-    assert_eq!(
-        explained[2],
-        "principal: minted for bob, presented by alice"
-    );
-    assert_eq!(
-        explained[3],
-        "expiry: expired at 120 s, now 300 s (180 s too late)"
-    );
+    assert_eq!(explained[2], "principal: minted for bob, presented by alice");
+    assert_eq!(explained[3], "expiry: expired at 120 s, now 300 s (180 s too late)");
     assert!(explained[4].starts_with("request: minted for request Viu00c12…"));
     assert_eq!(explained[5], "accepted");
 }
@@ -140,22 +110,11 @@ fn failures_answer_with_invalid_params_and_say_what_to_do() {
     let codec = codec(&v);
     let token = v["mint"][0]["token"].as_str().expect("token");
     let digest = digest_of(&v["sequences"][0]["attempts"][0]["request"]);
-    let opened = codec.open(
-        token,
-        &Expect {
-            principal: "bob",
-            request: &digest,
-            now_ms: 300_000,
-        },
-        None,
-    );
+    let opened = codec.open(token, &Expect { principal: "bob", request: &digest, now_ms: 300_000 }, None);
     let report = opened.report();
     let error = report.error.expect("refused");
     assert_eq!(error["code"], -32602);
-    assert_eq!(
-        error["message"],
-        "Invalid requestState: expired. Start the request again without it."
-    );
+    assert_eq!(error["message"], "Invalid requestState: expired. Start the request again without it.");
     assert_eq!(error["data"]["reason"], "invalid_request_state");
     assert_eq!(report.failed_check, Some(Check::Expiry));
     let marks: String = report.steps.iter().map(|s| s.mark).collect();

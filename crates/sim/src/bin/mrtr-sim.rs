@@ -14,7 +14,8 @@ use mrtr_sim::trace::{Actor, Kind};
 use mrtr_ticket::{secs, Mode};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: mrtr-sim <scenario> [--move ID]... [--record off|shared|per-replica] [--mode signed|sealed|unsigned]
+const USAGE: &str =
+    "usage: mrtr-sim <scenario> [--move ID]... [--record off|shared|per-replica] [--mode signed|sealed|unsigned]
                  [--reply accept|accept-no|decline|cancel] [--route round-robin|random|a|b]
                  [--amount N] [--seed N] [--json]
        mrtr-sim --list";
@@ -26,11 +27,7 @@ fn main() -> ExitCode {
             list();
             ExitCode::SUCCESS
         }
-        Ok(Command::Run {
-            scenario,
-            options,
-            json,
-        }) => match scenarios::run(&scenario, &options) {
+        Ok(Command::Run { scenario, options, json }) => match scenarios::run(&scenario, &options) {
             Ok(run) => {
                 if json {
                     println!("{}", serde_json::to_string_pretty(&run).unwrap_or_default());
@@ -52,11 +49,7 @@ fn usage_error(why: &str) -> ExitCode {
 
 enum Command {
     List,
-    Run {
-        scenario: String,
-        options: Options,
-        json: bool,
-    },
+    Run { scenario: String, options: Options, json: bool },
 }
 
 fn parse(args: &[String]) -> Result<Command, String> {
@@ -66,32 +59,21 @@ fn parse(args: &[String]) -> Result<Command, String> {
     let mut moves = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
+        let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
             "--list" | "-l" => return Ok(Command::List),
             "--help" | "-h" => return Err("here is how to call it".into()),
             "--json" => json = true,
             "--move" => {
                 let id = value("--move")?;
-                moves.push(
-                    Move::from_id(&id)
-                        .ok_or_else(|| format!("unknown move '{id}' (see --list)"))?,
-                );
+                moves.push(Move::from_id(&id).ok_or_else(|| format!("unknown move '{id}' (see --list)"))?);
             }
             "--record" => {
                 options.record = Some(match value("--record")?.as_str() {
                     "off" => RecordMode::Off,
                     "shared" => RecordMode::Shared,
                     "per-replica" => RecordMode::PerReplica,
-                    other => {
-                        return Err(format!(
-                            "--record takes off, shared or per-replica, not '{other}'"
-                        ))
-                    }
+                    other => return Err(format!("--record takes off, shared or per-replica, not '{other}'")),
                 })
             }
             "--mode" => {
@@ -99,11 +81,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
                     "signed" => Mode::Signed,
                     "sealed" => Mode::Sealed,
                     "unsigned" => Mode::Unsigned,
-                    other => {
-                        return Err(format!(
-                            "--mode takes signed, sealed or unsigned, not '{other}'"
-                        ))
-                    }
+                    other => return Err(format!("--mode takes signed, sealed or unsigned, not '{other}'")),
                 })
             }
             "--reply" => {
@@ -112,11 +90,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
                     "accept-no" => Reply::AcceptNo,
                     "decline" => Reply::Decline,
                     "cancel" => Reply::Cancel,
-                    other => {
-                        return Err(format!(
-                            "--reply takes accept, accept-no, decline or cancel, not '{other}'"
-                        ))
-                    }
+                    other => return Err(format!("--reply takes accept, accept-no, decline or cancel, not '{other}'")),
                 })
             }
             "--route" => {
@@ -125,25 +99,16 @@ fn parse(args: &[String]) -> Result<Command, String> {
                     "random" => Balancing::Random,
                     "a" | "A" => Balancing::Pin(Replica::A),
                     "b" | "B" => Balancing::Pin(Replica::B),
-                    other => {
-                        return Err(format!(
-                            "--route takes round-robin, random, a or b, not '{other}'"
-                        ))
-                    }
+                    other => return Err(format!("--route takes round-robin, random, a or b, not '{other}'")),
                 })
             }
             "--seed" => {
                 let v = value("--seed")?;
-                options.seed = Some(
-                    v.parse()
-                        .map_err(|_| format!("--seed takes a whole number, not '{v}'"))?,
-                );
+                options.seed = Some(v.parse().map_err(|_| format!("--seed takes a whole number, not '{v}'"))?);
             }
             "--amount" => {
                 let v = value("--amount")?;
-                let amount: f64 = v
-                    .parse()
-                    .map_err(|_| format!("--amount takes a number, not '{v}'"))?;
+                let amount: f64 = v.parse().map_err(|_| format!("--amount takes a number, not '{v}'"))?;
                 if !amount.is_finite() || amount < 0.0 {
                     return Err(format!("--amount takes a non-negative number, not '{v}'"));
                 }
@@ -151,32 +116,20 @@ fn parse(args: &[String]) -> Result<Command, String> {
             }
             flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'")),
             name if scenario.is_none() => scenario = Some(name.to_owned()),
-            extra => {
-                return Err(format!(
-                    "one scenario at a time ('{extra}' is one too many)"
-                ))
-            }
+            extra => return Err(format!("one scenario at a time ('{extra}' is one too many)")),
         }
     }
     if !moves.is_empty() {
         options.moves = Some(moves);
     }
     let scenario = scenario.ok_or("which scenario? (--list shows them)")?;
-    Ok(Command::Run {
-        scenario,
-        options,
-        json,
-    })
+    Ok(Command::Run { scenario, options, json })
 }
 
 fn list() {
     println!("scenarios:");
     for s in SCENARIOS {
-        let moves = if s.takes_moves {
-            "  [takes --move]"
-        } else {
-            ""
-        };
+        let moves = if s.takes_moves { "  [takes --move]" } else { "" };
         println!("  {:<20} {}{moves}", s.id, s.title);
     }
     println!("\nmoves:");
@@ -192,16 +145,8 @@ fn print_raw(run: &Run) {
         let when = secs(event.at_ms);
         match (&event.line, event.kind) {
             (Some(line), _) => {
-                let direction = if event.from == Actor::Client {
-                    "C->S"
-                } else {
-                    "S->C"
-                };
-                let who = if event.from == Actor::Client {
-                    event.to.name()
-                } else {
-                    event.from.name()
-                };
+                let direction = if event.from == Actor::Client { "C->S" } else { "S->C" };
+                let who = if event.from == Actor::Client { event.to.name() } else { event.from.name() };
                 println!("{when:>8}  {direction} {who:<9}  {line}");
             }
             (None, Kind::Route | Kind::Clock) => {}
@@ -212,13 +157,7 @@ fn print_raw(run: &Run) {
         println!("# verdicts");
         for v in &run.verdicts {
             let replica = v.replica.map_or("-", |r| r.name());
-            println!(
-                "  {:<22} {:>8}  {:<9}  {}",
-                v.by,
-                secs(v.at_ms),
-                replica,
-                v.answered.word()
-            );
+            println!("  {:<22} {:>8}  {:<9}  {}", v.by, secs(v.at_ms), replica, v.answered.word());
         }
     }
     println!("# figures");

@@ -45,24 +45,12 @@ enum Twist {
 
 /// Plays the three comparisons and reports them.
 pub fn compare(options: &Options) -> Run {
-    let mut world = world(
-        options,
-        ClusterConfig {
-            balancing: Balancing::RoundRobin,
-            ..ClusterConfig::default()
-        },
-    );
+    let mut world = world(options, ClusterConfig { balancing: Balancing::RoundRobin, ..ClusterConfig::default() });
     let mut rows = Vec::new();
 
-    note(
-        &mut world,
-        "earlier era: the server asks while the call stays open",
-    );
+    note(&mut world, "earlier era: the server asks while the call stays open");
     let (parked, ended) = legacy(&mut world, Twist::None);
-    note(
-        &mut world,
-        "modern: the call ends with input_required; no replica keeps anything",
-    );
+    note(&mut world, "modern: the call ends with input_required; no replica keeps anything");
     let held = modern(&mut world, false).1;
     rows.push(EraRow {
         question: "Server threads parked while waiting",
@@ -71,28 +59,18 @@ pub fn compare(options: &Options) -> Run {
     });
     let _ = ended;
 
-    note(&mut world, "earlier era: the person's answer is a new request, and the balancer sends it to the other instance");
+    note(
+        &mut world,
+        "earlier era: the person's answer is a new request, and the balancer sends it to the other instance",
+    );
     let (_, ended) = legacy(&mut world, Twist::AnswerElsewhere);
-    note(
-        &mut world,
-        "modern: the retry lands on the other replica, which checks the ticket and finishes",
-    );
+    note(&mut world, "modern: the retry lands on the other replica, which checks the ticket and finishes");
     let (finished, _) = modern(&mut world, false);
-    rows.push(EraRow {
-        question: "Answer lands on another instance",
-        earlier: ended,
-        modern: finished,
-    });
+    rows.push(EraRow { question: "Answer lands on another instance", earlier: ended, modern: finished });
 
-    note(
-        &mut world,
-        "earlier era: the instance that asked dies while the person thinks",
-    );
+    note(&mut world, "earlier era: the instance that asked dies while the person thinks");
     let (_, ended) = legacy(&mut world, Twist::InstanceDies);
-    note(
-        &mut world,
-        "modern: replica A dies after it minted the ticket; B finishes the call",
-    );
+    note(&mut world, "modern: replica A dies after it minted the ticket; B finishes the call");
     let before = world.cluster.ledger().len();
     let (finished, _) = modern(&mut world, true);
     let modern_ledger = world.cluster.ledger().len() - before;
@@ -103,17 +81,12 @@ pub fn compare(options: &Options) -> Run {
     });
 
     let mut figures = Map::new();
-    figures.insert(
-        "rows".into(),
-        serde_json::to_value(&rows).unwrap_or_default(),
-    );
+    figures.insert("rows".into(), serde_json::to_value(&rows).unwrap_or_default());
     Run::new("earlier-era", world, Vec::new(), figures)
 }
 
 fn note(world: &mut World, text: &str) {
-    world
-        .trace
-        .push(world.now(), Actor::Client, Actor::Client, Kind::Note, text);
+    world.trace.push(world.now(), Actor::Client, Actor::Client, Kind::Note, text);
 }
 
 /// The modern call; `kill_a` stops replica A right after it minted the ticket.
@@ -122,38 +95,18 @@ fn modern(world: &mut World, kill_a: bool) -> (String, usize) {
     world.cluster.set_up(Replica::A, true);
     world.cluster.set_up(Replica::B, true);
     world.cluster.set_balancing(Balancing::Pin(Replica::A));
-    let first = world.client.request(
-        "tools/call",
-        json!({"name": TOOL, "arguments": {"amount": 250}}),
-    );
+    let first = world.client.request("tools/call", json!({"name": TOOL, "arguments": {"amount": 250}}));
     let delivery = world.send(&first, None);
-    let result = delivery
-        .response
-        .and_then(|r| r.get("result").cloned())
-        .unwrap_or_default();
+    let result = delivery.response.and_then(|r| r.get("result").cloned()).unwrap_or_default();
     if kill_a {
         world.cluster.set_up(Replica::A, false);
-        world.trace.push(
-            world.now(),
-            Actor::ReplicaA,
-            Actor::ReplicaA,
-            Kind::Fault,
-            "replica A dies",
-        );
+        world.trace.push(world.now(), Actor::ReplicaA, Actor::ReplicaA, Kind::Fault, "replica A dies");
     }
     // While the person thinks, count what the replicas hold for this call.
     let held = world.cluster.held_calls();
-    let requests = result
-        .get("inputRequests")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
+    let requests = result.get("inputRequests").and_then(Value::as_object).cloned().unwrap_or_default();
     let answers = world.answer_all(&requests).unwrap_or_default();
-    let retry = world.client.retry(
-        &first,
-        answers,
-        result.get("requestState").and_then(Value::as_str),
-    );
+    let retry = world.client.retry(&first, answers, result.get("requestState").and_then(Value::as_str));
     world.cluster.set_balancing(Balancing::Pin(Replica::B));
     let delivery = world.send(&retry, None);
     world.cluster.set_up(Replica::A, true);
@@ -168,11 +121,7 @@ fn modern(world: &mut World, kill_a: bool) -> (String, usize) {
         Outcome::Error(e) => format!("error {}", e.pointer("/error/code").unwrap_or(&Value::Null)),
         _ => "no response".to_owned(),
     };
-    let ended = if ended == "completed" && kill_a {
-        "finished".to_owned()
-    } else {
-        ended
-    };
+    let ended = if ended == "completed" && kill_a { "finished".to_owned() } else { ended };
     (ended, held)
 }
 
@@ -183,12 +132,10 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
     let Some(tool) = tools::tool(TOOL) else {
         return (0, "no such tool".into());
     };
-    let args: Map<String, Value> = json!({"amount": 250})
-        .as_object()
-        .cloned()
-        .unwrap_or_default();
+    let args: Map<String, Value> = json!({"amount": 250}).as_object().cloned().unwrap_or_default();
     let call_id = world.client.next_id();
-    let call = json!({"jsonrpc": "2.0", "id": call_id, "method": "tools/call", "params": {"name": TOOL, "arguments": args}});
+    let call =
+        json!({"jsonrpc": "2.0", "id": call_id, "method": "tools/call", "params": {"name": TOOL, "arguments": args}});
     world.trace.wire_earlier_era(
         world.now(),
         Actor::Client,
@@ -197,32 +144,16 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
         "tools/call (earlier era, connection stays open)",
         jsonrpc::line(&call),
     );
-    world.trace.push(
-        world.now(),
-        Actor::Balancer,
-        lane_a,
-        Kind::Route,
-        "routes to replica A",
-    );
+    world.trace.push(world.now(), Actor::Balancer, lane_a, Kind::Route, "routes to replica A");
 
     // The body runs and asks; the earlier-era server sends the question as its own request
     // and parks the call until the answer arrives.
     let none = Map::new();
     let mut round = Round::new(None, &none, Capabilities::ALL);
     let mut scratch = crate::ledger::Ledger::default();
-    let mut fx = Effects {
-        ledger: &mut scratch,
-        replica: "replica A",
-        now_ms: world.now(),
-        tool: TOOL,
-    };
+    let mut fx = Effects { ledger: &mut scratch, replica: "replica A", now_ms: world.now(), tool: TOOL };
     let _ = (tool.run)(&args, &mut round, &mut fx);
-    let Some((key, question)) = round
-        .asks
-        .iter()
-        .next()
-        .map(|(k, v)| (k.clone(), v.clone()))
-    else {
+    let Some((key, question)) = round.asks.iter().next().map(|(k, v)| (k.clone(), v.clone())) else {
         return (0, "did not ask".into());
     };
     let mut parked: Vec<i64> = vec![call_id];
@@ -236,26 +167,12 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
         jsonrpc::line(&ask),
     );
     let parked_while_waiting = parked.len();
-    world.trace.push(
-        world.now(),
-        lane_a,
-        lane_a,
-        Kind::Note,
-        format!("{} call parked on replica A", parked.len()),
-    );
+    world.trace.push(world.now(), lane_a, lane_a, Kind::Note, format!("{} call parked on replica A", parked.len()));
 
-    let answers = world
-        .answer_all(&Map::from_iter([(key.clone(), question.clone())]))
-        .unwrap_or_default();
+    let answers = world.answer_all(&Map::from_iter([(key.clone(), question.clone())])).unwrap_or_default();
     if twist == Twist::InstanceDies {
         parked.clear();
-        world.trace.push(
-            world.now(),
-            lane_a,
-            lane_a,
-            Kind::Fault,
-            "replica A dies: its parked call dies with it",
-        );
+        world.trace.push(world.now(), lane_a, lane_a, Kind::Fault, "replica A dies: its parked call dies with it");
     }
     let answer = json!({"jsonrpc": "2.0", "id": 0, "result": answers.get(&key).cloned().unwrap_or_default()});
     world.trace.wire_earlier_era(
@@ -266,11 +183,7 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
         "the answer, as a new HTTP request",
         jsonrpc::line(&answer),
     );
-    let lands_on = if twist == Twist::None {
-        Replica::A
-    } else {
-        Replica::B
-    };
+    let lands_on = if twist == Twist::None { Replica::A } else { Replica::B };
     world.trace.push(
         world.now(),
         Actor::Balancer,
@@ -284,22 +197,14 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
             let mut round = Round::new(None, &answers, Capabilities::ALL);
             let before = world.cluster.ledger().len();
             let now = world.now();
-            let mut fx = Effects {
-                ledger: world.cluster.ledger_mut(),
-                replica: "replica A",
-                now_ms: now,
-                tool: TOOL,
-            };
+            let mut fx = Effects { ledger: world.cluster.ledger_mut(), replica: "replica A", now_ms: now, tool: TOOL };
             let result = match (tool.run)(&args, &mut round, &mut fx) {
                 Step::Done(result) => result,
                 _ => json!({"content": [{"type": "text", "text": "still waiting"}]}),
             };
             let effects: Vec<Entry> = world.cluster.ledger().entries()[before..].to_vec();
             for entry in effects {
-                let seq =
-                    world
-                        .trace
-                        .push(now, lane_a, Actor::Ledger, Kind::Effect, entry.what.clone());
+                let seq = world.trace.push(now, lane_a, Actor::Ledger, Kind::Effect, entry.what.clone());
                 world.trace.events[seq].effect = Some(entry);
             }
             let line = jsonrpc::result(call_id.into(), result);

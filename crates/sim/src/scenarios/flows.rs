@@ -34,10 +34,7 @@ fn outcome_figures(figures: &mut Map<String, Value>, prefix: &str, report: &Call
 pub fn expense(options: &Options) -> Run {
     let mut world = world(options, ClusterConfig::default());
     let amount = options.amount.unwrap_or(250.0);
-    let report = world.call(
-        "tools/call",
-        json!({"name": "submit_expense", "arguments": {"amount": amount}}),
-    );
+    let report = world.call("tools/call", json!({"name": "submit_expense", "arguments": {"amount": amount}}));
     let mut figures = Map::new();
     outcome_figures(&mut figures, "", &report);
     figures.insert("ledgerEntries".into(), world.cluster.ledger().len().into());
@@ -56,15 +53,9 @@ pub fn charge(options: &Options) -> Run {
     let mut figures = Map::new();
     for tool in ["charge_bad", "charge_good"] {
         let before = world.cluster.ledger().len();
-        let report = world.call(
-            "tools/call",
-            json!({"name": tool, "arguments": {"amount": amount}}),
-        );
+        let report = world.call("tools/call", json!({"name": tool, "arguments": {"amount": amount}}));
         outcome_figures(&mut figures, tool, &report);
-        figures.insert(
-            format!("{tool}.effects"),
-            (world.cluster.ledger().len() - before).into(),
-        );
+        figures.insert(format!("{tool}.effects"), (world.cluster.ledger().len() - before).into());
     }
     Run::new("charge", world, Vec::new(), figures)
 }
@@ -72,10 +63,7 @@ pub fn charge(options: &Options) -> Run {
 /// A tool that wants 50 rounds against a client that allows 3.
 pub fn greedy(options: &Options) -> Run {
     let mut world = world(options, ClusterConfig::default());
-    let report = world.call(
-        "tools/call",
-        json!({"name": "greedy", "arguments": {"rounds": 50}}),
-    );
+    let report = world.call("tools/call", json!({"name": "greedy", "arguments": {"rounds": 50}}));
     let mut figures = Map::new();
     outcome_figures(&mut figures, "", &report);
     figures.insert("wantedRounds".into(), 50.into());
@@ -89,22 +77,13 @@ pub fn prompt_and_resource(options: &Options) -> Run {
     let mut figures = Map::new();
     let discover = world.call("server/discover", json!({}));
     outcome_figures(&mut figures, "discover", &discover);
-    let prompt = world.call(
-        "prompts/get",
-        json!({"name": "release_notes", "arguments": {"version": "2.0"}}),
-    );
+    let prompt = world.call("prompts/get", json!({"name": "release_notes", "arguments": {"version": "2.0"}}));
     outcome_figures(&mut figures, "prompt", &prompt);
-    let resource = world.call(
-        "resources/read",
-        json!({"uri": crate::tools::resources::SALARIES}),
-    );
+    let resource = world.call("resources/read", json!({"uri": crate::tools::resources::SALARIES}));
     outcome_figures(&mut figures, "resource", &resource);
     let list = world.call("tools/list", json!({}));
     let tools = match &list.outcome {
-        Outcome::Complete(result) => result
-            .get("tools")
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len),
+        Outcome::Complete(result) => result.get("tools").and_then(Value::as_array).map_or(0, Vec::len),
         _ => 0,
     };
     figures.insert("toolsListed".into(), tools.into());
@@ -131,42 +110,23 @@ pub fn capabilities(options: &Options) -> Run {
     let mut figures = Map::new();
     let clients = [
         ("full", Capabilities::ALL),
-        (
-            "sampling-only",
-            Capabilities {
-                sampling: true,
-                ..Capabilities::default()
-            },
-        ),
+        ("sampling-only", Capabilities { sampling: true, ..Capabilities::default() }),
         ("nothing", Capabilities::default()),
     ];
     let mut verdicts = Vec::new();
     for (name, capabilities) in clients {
         world.client.capabilities = capabilities;
-        for (tool, args) in [
-            ("name_release", json!({"version": "2.0"})),
-            ("deploy", json!({"env": "staging"})),
-        ] {
-            let request = world
-                .client
-                .request("tools/call", json!({"name": tool, "arguments": args}));
+        for (tool, args) in [("name_release", json!({"version": "2.0"})), ("deploy", json!({"env": "staging"}))] {
+            let request = world.client.request("tools/call", json!({"name": tool, "arguments": args}));
             let delivery = world.send(&request, None);
             let result = delivery.response.as_ref().and_then(|r| r.get("result"));
             let asked: Vec<String> = result
                 .and_then(|r| r.get("inputRequests"))
                 .and_then(Value::as_object)
-                .map(|m| {
-                    m.values()
-                        .filter_map(|r| r.get("method")?.as_str().map(str::to_owned))
-                        .collect()
-                })
+                .map(|m| m.values().filter_map(|r| r.get("method")?.as_str().map(str::to_owned)).collect())
                 .unwrap_or_default();
             let answered = Answered::of(&delivery);
-            let seen = if asked.is_empty() {
-                answered.word()
-            } else {
-                asked.join(",")
-            };
+            let seen = if asked.is_empty() { answered.word() } else { asked.join(",") };
             figures.insert(format!("{name}.{tool}"), seen.into());
             verdicts.push(Verdict {
                 by: format!("{name}:{tool}"),
@@ -187,30 +147,20 @@ pub fn server_store(options: &Options) -> Run {
     let mut figures = Map::new();
     let mut last = None;
     for store in [StoreMode::PerReplica, StoreMode::Shared] {
-        let mut defaults = ClusterConfig {
-            store,
-            balancing: Balancing::RoundRobin,
-            ..ClusterConfig::default()
-        };
+        let mut defaults = ClusterConfig { store, balancing: Balancing::RoundRobin, ..ClusterConfig::default() };
         defaults.server.state = StateMode::Store;
         let mut world = if let Some(previous) = last.take() {
             carry_on(previous, defaults, options)
         } else {
             world(options, defaults)
         };
-        let report = world.call(
-            "tools/call",
-            json!({"name": "deploy", "arguments": {"env": "staging"}}),
-        );
+        let report = world.call("tools/call", json!({"name": "deploy", "arguments": {"env": "staging"}}));
         let name = match store {
             StoreMode::PerReplica => "perReplica",
             StoreMode::Shared => "shared",
         };
         outcome_figures(&mut figures, name, &report);
-        figures.insert(
-            format!("{name}.ledgerEntries"),
-            world.cluster.ledger().len().into(),
-        );
+        figures.insert(format!("{name}.ledgerEntries"), world.cluster.ledger().len().into());
         last = Some(world);
     }
     let world = last.unwrap_or_else(|| World::new(ClusterConfig::default()));
@@ -227,36 +177,53 @@ fn carry_on(previous: World, config: ClusterConfig, options: &Options) -> World 
 
 /// Garbage and near-misses, each answered with a clear error.
 pub fn protocol_errors(options: &Options) -> Run {
-    let mut world = world(
-        options,
-        ClusterConfig {
-            balancing: Balancing::Pin(Replica::A),
-            ..ClusterConfig::default()
-        },
-    );
+    let mut world = world(options, ClusterConfig { balancing: Balancing::Pin(Replica::A), ..ClusterConfig::default() });
     world.person.reply = Reply::Accept;
     let mut verdicts = Vec::new();
     let meta = world.client.meta();
     let mut no_version = meta.clone();
-    no_version
-        .as_object_mut()
-        .map(|m| m.remove(crate::protocol::META_VERSION));
+    no_version.as_object_mut().map(|m| m.remove(crate::protocol::META_VERSION));
     let mut old_version = meta.clone();
     old_version[crate::protocol::META_VERSION] = "2099-01-01".into();
     let huge = "A".repeat(1 << 20);
     let cases: Vec<(&str, String)> = vec![
         ("not JSON", "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ".to_owned()),
         ("not JSON-RPC", json!({"hello": "world"}).to_string()),
-        ("unknown method", json!({"jsonrpc": "2.0", "id": 2, "method": "tools/destroy", "params": {"_meta": meta}}).to_string()),
-        ("no protocol version", json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": no_version}}).to_string()),
-        ("unsupported protocol version", json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": old_version}}).to_string()),
-        ("requestState that is not a string", json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-            "params": {"name": "deploy", "arguments": {"env": "prod"}, "requestState": 12345, "_meta": meta}}).to_string()),
-        ("a 1 MB paste as requestState", json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call",
-            "params": {"name": "deploy", "arguments": {"env": "prod"}, "requestState": huge, "_meta": meta}}).to_string()),
-        ("unknown tool", json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "rm_rf", "_meta": meta}}).to_string()),
-        ("wrong argument type", json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
-            "params": {"name": "buy_ticket", "arguments": {"quantity": "two"}, "_meta": meta}}).to_string()),
+        (
+            "unknown method",
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/destroy", "params": {"_meta": meta}}).to_string(),
+        ),
+        (
+            "no protocol version",
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": no_version}}).to_string(),
+        ),
+        (
+            "unsupported protocol version",
+            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": old_version}}).to_string(),
+        ),
+        (
+            "requestState that is not a string",
+            json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+            "params": {"name": "deploy", "arguments": {"env": "prod"}, "requestState": 12345, "_meta": meta}})
+            .to_string(),
+        ),
+        (
+            "a 1 MB paste as requestState",
+            json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call",
+            "params": {"name": "deploy", "arguments": {"env": "prod"}, "requestState": huge, "_meta": meta}})
+            .to_string(),
+        ),
+        (
+            "unknown tool",
+            json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "rm_rf", "_meta": meta}})
+                .to_string(),
+        ),
+        (
+            "wrong argument type",
+            json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
+            "params": {"name": "buy_ticket", "arguments": {"quantity": "two"}, "_meta": meta}})
+            .to_string(),
+        ),
     ];
     let mut figures = Map::new();
     for (label, line) in cases {

@@ -9,14 +9,8 @@ use serde_json::{json, Map, Value};
 
 /// The lesson's timeline: honest at 8 s, tamper 12 s, alice 20 s, late 300 s, other
 /// request 30 s, the honest retry again 40 s.
-pub const LESSON_MOVES: [Move; 6] = [
-    Move::Honest,
-    Move::EditPayload,
-    Move::OtherPrincipal,
-    Move::TooLate,
-    Move::OtherArguments,
-    Move::SendTwice,
-];
+pub const LESSON_MOVES: [Move; 6] =
+    [Move::Honest, Move::EditPayload, Move::OtherPrincipal, Move::TooLate, Move::OtherArguments, Move::SendTwice];
 
 /// Makes the first call and lets the person answer: the ticket every move starts from.
 pub fn situation(world: &mut World, method: &str, params: Value) -> Result<Situation, String> {
@@ -29,25 +23,10 @@ pub fn situation(world: &mut World, method: &str, params: Value) -> Result<Situa
         .and_then(|r| r.get("result"))
         .filter(|r| r.get("resultType").and_then(Value::as_str) == Some("input_required"))
         .ok_or_else(|| format!("{method} did not ask for input: {:?}", delivery.response))?;
-    let ticket = result
-        .get("requestState")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned();
-    let requests = result
-        .get("inputRequests")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
+    let ticket = result.get("requestState").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let requests = result.get("inputRequests").and_then(Value::as_object).cloned().unwrap_or_default();
     let answers = world.answer_all(&requests).unwrap_or_default();
-    let mut situation = Situation::new(
-        first,
-        ticket,
-        requests,
-        answers,
-        minted_at,
-        &mut world.client,
-    );
+    let mut situation = Situation::new(first, ticket, requests, answers, minted_at, &mut world.client);
     situation.minted_on = delivery.replica;
     Ok(situation)
 }
@@ -82,10 +61,7 @@ fn played(id: &'static str, mut world: World, method: &str, params: Value, moves
     let verdicts = match situation(&mut world, method, params) {
         Ok(s) => {
             figures.insert("ticket".into(), s.ticket.clone().into());
-            figures.insert(
-                "payloadReadable".into(),
-                inspect(&s.ticket).payload.is_some().into(),
-            );
+            figures.insert("payloadReadable".into(), inspect(&s.ticket).payload.is_some().into());
             figures.insert("mintedOn".into(), s.minted_on.map(|r| r.name()).into());
             play(&mut world, &s, moves)
         }
@@ -107,37 +83,15 @@ fn played(id: &'static str, mut world: World, method: &str, params: Value, moves
 pub fn deploy(options: &Options) -> Run {
     let world = world(options, ClusterConfig::default());
     let moves = moves_or(options, &LESSON_MOVES);
-    played(
-        "deploy",
-        world,
-        "tools/call",
-        json!({"name": "deploy", "arguments": {"env": "staging"}}),
-        &moves,
-    )
+    played("deploy", world, "tools/call", json!({"name": "deploy", "arguments": {"env": "staging"}}), &moves)
 }
 
-fn buy(
-    id: &'static str,
-    options: &Options,
-    defaults: ClusterConfig,
-    default_moves: &[Move],
-) -> Run {
+fn buy(id: &'static str, options: &Options, defaults: ClusterConfig, default_moves: &[Move]) -> Run {
     let world = world(options, defaults);
     let moves = moves_or(options, default_moves);
-    let mut run = played(
-        id,
-        world,
-        "tools/call",
-        json!({"name": "buy_ticket", "arguments": {"quantity": 2}}),
-        &moves,
-    );
-    let charged: Vec<Value> = run
-        .ledger
-        .entries()
-        .iter()
-        .filter_map(|e| e.cents)
-        .map(|c| json!(crate::ledger::money(c)))
-        .collect();
+    let mut run = played(id, world, "tools/call", json!({"name": "buy_ticket", "arguments": {"quantity": 2}}), &moves);
+    let charged: Vec<Value> =
+        run.ledger.entries().iter().filter_map(|e| e.cents).map(|c| json!(crate::ledger::money(c))).collect();
     run.figures.insert("quoted".into(), "190.00".into());
     run.figures.insert("charged".into(), charged.into());
     run
@@ -145,12 +99,7 @@ fn buy(
 
 /// Two tickets at 95.00: the quoted price travels in the ticket.
 pub fn buy_ticket(options: &Options) -> Run {
-    buy(
-        "buy-ticket",
-        options,
-        ClusterConfig::default(),
-        &[Move::Honest],
-    )
+    buy("buy-ticket", options, ClusterConfig::default(), &[Move::Honest])
 }
 
 /// The same purchase on a server that does not sign, with a forged price.
@@ -162,10 +111,7 @@ pub fn careless(options: &Options) -> Run {
 
 /// A one-time voucher, redeemed and replayed.
 pub fn voucher(options: &Options) -> Run {
-    let defaults = ClusterConfig {
-        record: RecordMode::Shared,
-        ..ClusterConfig::default()
-    };
+    let defaults = ClusterConfig { record: RecordMode::Shared, ..ClusterConfig::default() };
     let world = world(options, defaults);
     let moves = moves_or(options, &[Move::Honest, Move::SendTwice]);
     let mut run = played(
@@ -175,12 +121,7 @@ pub fn voucher(options: &Options) -> Run {
         json!({"name": "redeem_voucher", "arguments": {"code": "WELCOME10"}}),
         &moves,
     );
-    let redeemed = run
-        .ledger
-        .entries()
-        .iter()
-        .filter(|e| e.tool == "redeem_voucher")
-        .count();
+    let redeemed = run.ledger.entries().iter().filter(|e| e.tool == "redeem_voucher").count();
     run.figures.insert("redeemed".into(), redeemed.into());
     run
 }
@@ -190,15 +131,6 @@ pub fn sealed(options: &Options) -> Run {
     let mut defaults = ClusterConfig::default();
     defaults.server.mode = Mode::Sealed;
     let world = world(options, defaults);
-    let moves = moves_or(
-        options,
-        &[Move::Honest, Move::TamperByte, Move::OtherPrincipal],
-    );
-    played(
-        "sealed",
-        world,
-        "tools/call",
-        json!({"name": "deploy", "arguments": {"env": "staging"}}),
-        &moves,
-    )
+    let moves = moves_or(options, &[Move::Honest, Move::TamperByte, Move::OtherPrincipal]);
+    played("sealed", world, "tools/call", json!({"name": "deploy", "arguments": {"env": "staging"}}), &moves)
 }

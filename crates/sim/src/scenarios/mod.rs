@@ -56,19 +56,8 @@ pub struct Run {
 }
 
 impl Run {
-    fn new(
-        scenario: &'static str,
-        world: World,
-        verdicts: Vec<Verdict>,
-        figures: Map<String, Value>,
-    ) -> Run {
-        Run {
-            scenario,
-            ledger: world.cluster.ledger().clone(),
-            trace: world.trace,
-            verdicts,
-            figures,
-        }
+    fn new(scenario: &'static str, world: World, verdicts: Vec<Verdict>, figures: Map<String, Value>) -> Run {
+        Run { scenario, ledger: world.cluster.ledger().clone(), trace: world.trace, verdicts, figures }
     }
 
     /// One figure.

@@ -37,33 +37,17 @@ impl Answered {
         };
         if let Some(error) = response.get("error") {
             return Answered::Refused {
-                check: error
-                    .pointer("/data/check")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned),
+                check: error.pointer("/data/check").and_then(Value::as_str).map(str::to_owned),
                 code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
-                message: error
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned(),
+                message: error.get("message").and_then(Value::as_str).unwrap_or_default().to_owned(),
             };
         }
         let result = response.get("result");
-        if result
-            .and_then(|r| r.get("resultType"))
-            .and_then(Value::as_str)
-            == Some("input_required")
-        {
+        if result.and_then(|r| r.get("resultType")).and_then(Value::as_str) == Some("input_required") {
             return Answered::AskedAgain;
         }
-        let text = result
-            .and_then(|r| r.pointer("/content/0/text"))
-            .and_then(Value::as_str)
-            .unwrap_or("complete");
-        Answered::Accepted {
-            text: text.to_owned(),
-        }
+        let text = result.and_then(|r| r.pointer("/content/0/text")).and_then(Value::as_str).unwrap_or("complete");
+        Answered::Accepted { text: text.to_owned() }
     }
 
     /// One word for a timeline: `accepted`, `asked again`, the failed check's id, or the code.
@@ -71,9 +55,7 @@ impl Answered {
         match self {
             Answered::Accepted { .. } => "accepted".into(),
             Answered::AskedAgain => "asked-again".into(),
-            Answered::Refused {
-                check: Some(check), ..
-            } => check.clone(),
+            Answered::Refused { check: Some(check), .. } => check.clone(),
             Answered::Refused { code, .. } => code.to_string(),
             Answered::NoResponse => "no-response".into(),
         }

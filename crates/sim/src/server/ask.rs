@@ -15,10 +15,7 @@ pub struct Ask {
 impl Ask {
     /// A yes/no confirmation: a form with one required boolean field.
     pub fn confirm(message: &str, field: &str) -> Ask {
-        Ask::form(
-            message,
-            json!({"type": "object", "properties": {field: {"type": "boolean"}}, "required": [field]}),
-        )
+        Ask::form(message, json!({"type": "object", "properties": {field: {"type": "boolean"}}, "required": [field]}))
     }
 
     /// A form-mode elicitation with a flat schema.
@@ -49,10 +46,7 @@ impl Ask {
 
     /// A roots request (deprecated in 2026-07-28): the folders the client works in.
     pub fn roots() -> Ask {
-        Ask {
-            kind: InputKind::Roots,
-            request: json!({"method": "roots/list", "params": {}}),
-        }
+        Ask { kind: InputKind::Roots, request: json!({"method": "roots/list", "params": {}}) }
     }
 }
 
@@ -77,11 +71,7 @@ impl Answer {
         match kind {
             InputKind::ElicitForm | InputKind::ElicitUrl => match value.get("action")?.as_str()? {
                 "accept" => {
-                    let content = value
-                        .get("content")
-                        .and_then(Value::as_object)
-                        .cloned()
-                        .unwrap_or_default();
+                    let content = value.get("content").and_then(Value::as_object).cloned().unwrap_or_default();
                     Some(Answer::Accept(content))
                 }
                 "decline" => Some(Answer::Decline),
@@ -90,20 +80,12 @@ impl Answer {
             },
             InputKind::Sampling => {
                 let content = value.get("content")?;
-                let text = content
-                    .get("text")
-                    .or_else(|| content.get(0)?.get("text"))?
-                    .as_str()?;
+                let text = content.get("text").or_else(|| content.get(0)?.get("text"))?.as_str()?;
                 Some(Answer::Text(text.to_owned()))
             }
             InputKind::Roots => {
                 let roots = value.get("roots")?.as_array()?;
-                Some(Answer::Roots(
-                    roots
-                        .iter()
-                        .filter_map(|r| r.get("uri")?.as_str().map(str::to_owned))
-                        .collect(),
-                ))
+                Some(Answer::Roots(roots.iter().filter_map(|r| r.get("uri")?.as_str().map(str::to_owned)).collect()))
             }
         }
     }

@@ -11,15 +11,12 @@ pub use round::Round;
 pub use store::StateStore;
 
 use crate::jsonrpc::{
-    self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_CAPABILITY, PARSE_ERROR,
-    UNSUPPORTED_VERSION,
+    self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_CAPABILITY, PARSE_ERROR, UNSUPPORTED_VERSION,
 };
 use crate::ledger::Ledger;
 use crate::protocol::{Envelope, META_SERVER_INFO, PROTOCOL_VERSION};
 use crate::tools::{self, prompts, resources, Effects, Step};
-use mrtr_ticket::{
-    Codec, Expect, Key, Mint, Mode, NonceSource, ReplayRecord, Report, RequestDigest,
-};
+use mrtr_ticket::{Codec, Expect, Key, Mint, Mode, NonceSource, ReplayRecord, Report, RequestDigest};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -54,11 +51,7 @@ pub struct ServerConfig {
 
 impl Default for ServerConfig {
     fn default() -> Self {
-        ServerConfig {
-            mode: Mode::Signed,
-            ttl_ms: 120_000,
-            state: StateMode::InTicket,
-        }
+        ServerConfig { mode: Mode::Signed, ttl_ms: 120_000, state: StateMode::InTicket }
     }
 }
 
@@ -82,10 +75,7 @@ pub struct Ctx<'a> {
 
 impl std::fmt::Debug for Ctx<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Ctx")
-            .field("principal", &self.principal)
-            .field("now_ms", &self.now_ms)
-            .finish_non_exhaustive()
+        f.debug_struct("Ctx").field("principal", &self.principal).field("now_ms", &self.now_ms).finish_non_exhaustive()
     }
 }
 
@@ -102,10 +92,7 @@ pub struct Handled {
 
 impl Handled {
     fn reply(response: Value) -> Self {
-        Handled {
-            response: Some(response),
-            ..Handled::default()
-        }
+        Handled { response: Some(response), ..Handled::default() }
     }
 }
 
@@ -119,10 +106,7 @@ pub struct Server {
 impl Server {
     /// A server with this key and configuration.
     pub fn new(key: Key, config: ServerConfig) -> Self {
-        Server {
-            codec: Codec::new(key, config.mode),
-            config,
-        }
+        Server { codec: Codec::new(key, config.mode), config }
     }
 
     /// The codec it mints and opens tickets with.
@@ -138,37 +122,20 @@ impl Server {
     /// Handles one line of JSON-RPC text. Never panics: anything wrong gets a JSON-RPC error.
     pub fn handle_line(&self, line: &str, ctx: &mut Ctx<'_>) -> Handled {
         if line.len() > MAX_LINE {
-            let message = format!(
-                "Request too large: {} bytes, at most {MAX_LINE}",
-                line.len()
-            );
+            let message = format!("Request too large: {} bytes, at most {MAX_LINE}", line.len());
             return Handled::reply(jsonrpc::error(Value::Null, INVALID_REQUEST, &message, None));
         }
         match serde_json::from_str::<Value>(line) {
             Ok(message) => self.handle(&message, ctx),
-            Err(e) => Handled::reply(jsonrpc::error(
-                Value::Null,
-                PARSE_ERROR,
-                &format!("Parse error: {e}"),
-                None,
-            )),
+            Err(e) => Handled::reply(jsonrpc::error(Value::Null, PARSE_ERROR, &format!("Parse error: {e}"), None)),
         }
     }
 
     /// Handles one parsed JSON-RPC message.
     pub fn handle(&self, message: &Value, ctx: &mut Ctx<'_>) -> Handled {
-        let id = message
-            .get("id")
-            .filter(|id| id.is_string() || id.is_i64() || id.is_u64())
-            .cloned();
-        let invalid = |why: &str| {
-            Handled::reply(jsonrpc::error(
-                id.clone().unwrap_or(Value::Null),
-                INVALID_REQUEST,
-                why,
-                None,
-            ))
-        };
+        let id = message.get("id").filter(|id| id.is_string() || id.is_i64() || id.is_u64()).cloned();
+        let invalid =
+            |why: &str| Handled::reply(jsonrpc::error(id.clone().unwrap_or(Value::Null), INVALID_REQUEST, why, None));
         let Some(object) = message.as_object() else {
             return invalid("Invalid Request: a JSON-RPC message is an object");
         };
@@ -178,9 +145,7 @@ impl Server {
         let Some(method) = object.get("method").and_then(Value::as_str) else {
             if object.contains_key("result") || object.contains_key("error") {
                 return Handled {
-                    notes: vec![
-                        "a response arrived, but this server sends no requests: ignored".into(),
-                    ],
+                    notes: vec!["a response arrived, but this server sends no requests: ignored".into()],
                     ..Handled::default()
                 };
             }
@@ -190,10 +155,7 @@ impl Server {
             if object.contains_key("id") {
                 return invalid("Invalid Request: \"id\" must be a string or an integer");
             }
-            return Handled {
-                notes: vec![format!("notification {method}: no response")],
-                ..Handled::default()
-            };
+            return Handled { notes: vec![format!("notification {method}: no response")], ..Handled::default() };
         };
         let empty = json!({});
         let params = object.get("params").unwrap_or(&empty);
@@ -215,30 +177,18 @@ impl Server {
                 | "resources/list"
                 | "resources/read"
         ) {
-            return Handled::reply(jsonrpc::error(
-                id,
-                METHOD_NOT_FOUND,
-                &format!("Method not found: {method}"),
-                None,
-            ));
+            return Handled::reply(jsonrpc::error(id, METHOD_NOT_FOUND, &format!("Method not found: {method}"), None));
         }
         let envelope = Envelope::from_params(params);
         match envelope.version.as_deref() {
             Some(PROTOCOL_VERSION) => {}
             requested => {
                 let message = match requested {
-                    None => "Unsupported protocol version: the request did not name one in _meta"
-                        .to_owned(),
+                    None => "Unsupported protocol version: the request did not name one in _meta".to_owned(),
                     Some(v) => format!("Unsupported protocol version: {v}"),
                 };
-                let data =
-                    json!({"supported": [PROTOCOL_VERSION], "requested": requested.unwrap_or("")});
-                return Handled::reply(jsonrpc::error(
-                    id,
-                    UNSUPPORTED_VERSION,
-                    &message,
-                    Some(data),
-                ));
+                let data = json!({"supported": [PROTOCOL_VERSION], "requested": requested.unwrap_or("")});
+                return Handled::reply(jsonrpc::error(id, UNSUPPORTED_VERSION, &message, Some(data)));
             }
         }
         if !MRTR_METHODS.contains(&method)
@@ -277,27 +227,14 @@ impl Server {
     }
 
     /// `tools/call`, `prompts/get` and `resources/read`: the three that may ask for input.
-    fn multi_round(
-        &self,
-        id: Value,
-        method: &str,
-        params: &Value,
-        envelope: &Envelope,
-        ctx: &mut Ctx<'_>,
-    ) -> Handled {
-        let fail = |message: String| {
-            Handled::reply(jsonrpc::error(id.clone(), INVALID_PARAMS, &message, None))
-        };
+    fn multi_round(&self, id: Value, method: &str, params: &Value, envelope: &Envelope, ctx: &mut Ctx<'_>) -> Handled {
+        let fail = |message: String| Handled::reply(jsonrpc::error(id.clone(), INVALID_PARAMS, &message, None));
         let target = match method {
             "resources/read" => params.get("uri"),
             _ => params.get("name"),
         };
         let Some(target) = target.and_then(Value::as_str) else {
-            let field = if method == "resources/read" {
-                "uri"
-            } else {
-                "name"
-            };
+            let field = if method == "resources/read" { "uri" } else { "name" };
             return fail(format!("Invalid params: \"{field}\" must be a string"));
         };
         let empty = Map::new();
@@ -324,39 +261,26 @@ impl Server {
             }
             Some(Value::String(ticket)) => {
                 let request = RequestDigest::of(method, params);
-                let expect = Expect {
-                    principal: ctx.principal,
-                    request: &request,
-                    now_ms: ctx.now_ms,
-                };
+                let expect = Expect { principal: ctx.principal, request: &request, now_ms: ctx.now_ms };
                 let opened = self.codec.open(ticket, &expect, ctx.record.as_deref_mut());
                 handled.checks = Some(opened.report());
                 match opened.trusted() {
                     Err(failure) => {
-                        handled.response =
-                            Some(json!({"jsonrpc": "2.0", "id": id, "error": failure.rpc_error()}));
+                        handled.response = Some(json!({"jsonrpc": "2.0", "id": id, "error": failure.rpc_error()}));
                         return handled;
                     }
                     Ok(trusted) => match self.config.state {
                         StateMode::InTicket => Some(trusted.data().clone()),
                         StateMode::Store => {
-                            let key = trusted
-                                .data()
-                                .get("stateKey")
-                                .and_then(Value::as_str)
-                                .unwrap_or_default();
+                            let key = trusted.data().get("stateKey").and_then(Value::as_str).unwrap_or_default();
                             match ctx.store.get(key) {
                                 Some(saved) => Some(saved.clone()),
                                 None => {
-                                    handled.notes.push(format!(
-                                        "{} has no saved work under {key}",
-                                        ctx.replica
-                                    ));
+                                    handled.notes.push(format!("{} has no saved work under {key}", ctx.replica));
                                     let error = json!({"code": INVALID_PARAMS,
                                         "message": "Invalid requestState: this server has no saved work for it. Start the request again without it.",
                                         "data": {"reason": "invalid_request_state", "check": "state-store"}});
-                                    handled.response =
-                                        Some(json!({"jsonrpc": "2.0", "id": id, "error": error}));
+                                    handled.response = Some(json!({"jsonrpc": "2.0", "id": id, "error": error}));
                                     return handled;
                                 }
                             }
@@ -374,12 +298,7 @@ impl Server {
         };
         let answers = if saved.is_some() { answers } else { &empty };
         let mut round = Round::new(saved.as_ref(), answers, envelope.capabilities);
-        let mut fx = Effects {
-            ledger: ctx.ledger,
-            replica: ctx.replica,
-            now_ms: ctx.now_ms,
-            tool: target,
-        };
+        let mut fx = Effects { ledger: ctx.ledger, replica: ctx.replica, now_ms: ctx.now_ms, tool: target };
         let step = match method {
             "tools/call" => match tools::tool(target) {
                 Some(tool) => (tool.run)(args, &mut round, &mut fx),
@@ -402,14 +321,7 @@ impl Server {
         handled
     }
 
-    fn input_required(
-        &self,
-        id: Value,
-        method: &str,
-        params: &Value,
-        round: Round<'_>,
-        ctx: &mut Ctx<'_>,
-    ) -> Value {
+    fn input_required(&self, id: Value, method: &str, params: &Value, round: Round<'_>, ctx: &mut Ctx<'_>) -> Value {
         if round.asks.is_empty() {
             if let Some(kind) = round.missing {
                 let message = format!(

@@ -21,19 +21,8 @@ pub struct Round<'a> {
 
 impl<'a> Round<'a> {
     /// A round with the state from a verified ticket (or none) and its answers.
-    pub(crate) fn new(
-        saved: Option<&'a Value>,
-        answers: &'a Map<String, Value>,
-        capabilities: Capabilities,
-    ) -> Self {
-        Round {
-            saved,
-            answers,
-            capabilities,
-            asks: Map::new(),
-            missing: None,
-            save: None,
-        }
+    pub(crate) fn new(saved: Option<&'a Value>, answers: &'a Map<String, Value>, capabilities: Capabilities) -> Self {
+        Round { saved, answers, capabilities, asks: Map::new(), missing: None, save: None }
     }
 
     /// What the tool saved into the ticket last round; `None` on the first call.

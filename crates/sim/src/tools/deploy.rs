@@ -13,18 +13,11 @@ pub const DEPLOY: Tool = Tool {
 };
 
 fn run(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
-    let Some(env) = args
-        .get("env")
-        .and_then(Value::as_str)
-        .filter(|e| matches!(*e, "staging" | "prod"))
-    else {
+    let Some(env) = args.get("env").and_then(Value::as_str).filter(|e| matches!(*e, "staging" | "prod")) else {
         return Step::Invalid("Invalid arguments: `env` must be \"staging\" or \"prod\"".into());
     };
     round.save(json!({"env": env}));
-    match round.answer(
-        "confirm",
-        &[Ask::confirm(&format!("Deploy to {env}?"), "confirm")],
-    ) {
+    match round.answer("confirm", &[Ask::confirm(&format!("Deploy to {env}?"), "confirm")]) {
         None => Step::Asked,
         Some(answer) if answer.flag("confirm") == Some(true) => {
             fx.record(format!("deployed to {env}"), None);
@@ -32,8 +25,6 @@ fn run(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -
         }
         Some(Answer::Decline) => Step::Done(text("deployment declined by user")),
         Some(Answer::Cancel) => Step::Done(text("deployment cancelled by user")),
-        Some(_) => Step::Done(text(format!(
-            "Nothing was deployed: the person answered no to {env}."
-        ))),
+        Some(_) => Step::Done(text(format!("Nothing was deployed: the person answered no to {env}."))),
     }
 }

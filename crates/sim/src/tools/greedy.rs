@@ -11,29 +11,17 @@ pub const DEFAULT_ROUNDS: u64 = 50;
 pub const GREEDY: Tool = Tool {
     name: "greedy",
     title: "Greedy (wants many rounds)",
-    description:
-        "Asks again after every answer, 50 rounds by default. A client must set a round limit.",
+    description: "Asks again after every answer, 50 rounds by default. A client must set a round limit.",
     schema: || json!({"type": "object", "properties": {"rounds": {"type": "integer", "minimum": 1, "maximum": 1000}}}),
     run,
 };
 
 fn run(args: &Map<String, Value>, round: &mut Round<'_>, _: &mut Effects<'_>) -> Step {
-    let wanted = args
-        .get("rounds")
-        .and_then(Value::as_u64)
-        .unwrap_or(DEFAULT_ROUNDS)
-        .clamp(1, 1000);
-    let reached = round
-        .saved()
-        .and_then(|s| s.get("round"))
-        .and_then(Value::as_u64)
-        .unwrap_or(0);
+    let wanted = args.get("rounds").and_then(Value::as_u64).unwrap_or(DEFAULT_ROUNDS).clamp(1, 1000);
+    let reached = round.saved().and_then(|s| s.get("round")).and_then(Value::as_u64).unwrap_or(0);
     if reached > 0 {
         round.save(json!({"round": reached}));
-        if round
-            .answer(&format!("round-{reached}"), &[again(reached, wanted)])
-            .is_none()
-        {
+        if round.answer(&format!("round-{reached}"), &[again(reached, wanted)]).is_none() {
             return Step::Asked;
         }
     }

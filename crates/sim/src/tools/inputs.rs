@@ -22,18 +22,13 @@ fn name_release(args: &Map<String, Value>, round: &mut Round<'_>, _: &mut Effect
             &format!("What should release {version} be called?"),
             json!({"type": "object", "properties": {"title": {"type": "string", "maxLength": 60}}, "required": ["title"]}),
         ),
-        Ask::sampling(
-            &format!("Suggest a short, friendly name for software release {version}."),
-            20,
-        ),
+        Ask::sampling(&format!("Suggest a short, friendly name for software release {version}."), 20),
     ];
     match round.answer("title", &ways) {
         None => Step::Asked,
         Some(answer) => match answer.text_field("title") {
             Some(title) => Step::Done(text(format!("Release {version} is called \"{title}\"."))),
-            None => Step::Done(text(format!(
-                "Release {version} keeps its number for a name."
-            ))),
+            None => Step::Done(text(format!("Release {version} keeps its number for a name."))),
         },
     }
 }
@@ -41,7 +36,8 @@ fn name_release(args: &Map<String, Value>, round: &mut Round<'_>, _: &mut Effect
 pub const CONNECT_CALENDAR: Tool = Tool {
     name: "connect_calendar",
     title: "Connect a calendar",
-    description: "Sends the person to a sign-in page (URL-mode elicitation): the password never passes through the client.",
+    description:
+        "Sends the person to a sign-in page (URL-mode elicitation): the password never passes through the client.",
     schema: || json!({"type": "object", "properties": {}}),
     run: connect_calendar,
 };
@@ -65,8 +61,7 @@ fn connect_calendar(_: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effe
 pub const SCAN_WORKSPACE: Tool = Tool {
     name: "scan_workspace",
     title: "Scan the workspace",
-    description:
-        "Asks the client for its roots (roots/list, deprecated in 2026-07-28) and reports them.",
+    description: "Asks the client for its roots (roots/list, deprecated in 2026-07-28) and reports them.",
     schema: || json!({"type": "object", "properties": {}}),
     run: scan_workspace,
 };
@@ -74,11 +69,7 @@ pub const SCAN_WORKSPACE: Tool = Tool {
 fn scan_workspace(_: &Map<String, Value>, round: &mut Round<'_>, _: &mut Effects<'_>) -> Step {
     match round.answer("roots", &[Ask::roots()]) {
         None => Step::Asked,
-        Some(Answer::Roots(roots)) => Step::Done(text(format!(
-            "Found {} root(s): {}.",
-            roots.len(),
-            roots.join(", ")
-        ))),
+        Some(Answer::Roots(roots)) => Step::Done(text(format!("Found {} root(s): {}.", roots.len(), roots.join(", ")))),
         Some(_) => Step::Done(text("No roots were given.")),
     }
 }

@@ -53,10 +53,7 @@ fn submit_expense(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Eff
         }
     }
     fx.record(format!("expense of {shown} submitted"), Some(cents(amount)));
-    Step::Done(text_with(
-        format!("The expense of {shown} was submitted."),
-        json!({"submitted": true}),
-    ))
+    Step::Done(text_with(format!("The expense of {shown} was submitted."), json!({"submitted": true})))
 }
 
 pub const CHARGE_BAD: Tool = Tool {
@@ -72,17 +69,8 @@ fn charge_bad(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects
         Ok(a) => a,
         Err(step) => return step,
     };
-    fx.record(
-        format!("charged {}", money(cents(amount))),
-        Some(cents(amount)),
-    );
-    match round.answer(
-        "ok",
-        &[Ask::confirm(
-            &format!("Charge {}?", money(cents(amount))),
-            "ok",
-        )],
-    ) {
+    fx.record(format!("charged {}", money(cents(amount))), Some(cents(amount)));
+    match round.answer("ok", &[Ask::confirm(&format!("Charge {}?", money(cents(amount))), "ok")]) {
         None => Step::Asked,
         Some(answer) if answer.flag("ok") == Some(true) => Step::Done(text("Charged.")),
         Some(_) => Step::Done(text("Not confirmed.")),
@@ -102,19 +90,10 @@ fn charge_good(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effect
         Ok(a) => a,
         Err(step) => return step,
     };
-    match round.answer(
-        "ok",
-        &[Ask::confirm(
-            &format!("Charge {}?", money(cents(amount))),
-            "ok",
-        )],
-    ) {
+    match round.answer("ok", &[Ask::confirm(&format!("Charge {}?", money(cents(amount))), "ok")]) {
         None => Step::Asked,
         Some(answer) if answer.flag("ok") == Some(true) => {
-            fx.record(
-                format!("charged {}", money(cents(amount))),
-                Some(cents(amount)),
-            );
+            fx.record(format!("charged {}", money(cents(amount))), Some(cents(amount)));
             Step::Done(text("Charged."))
         }
         Some(_) => Step::Done(text("Not confirmed: nothing was charged.")),
@@ -130,21 +109,11 @@ pub const BUY_TICKET: Tool = Tool {
 };
 
 fn buy_ticket(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
-    let Some(quantity) = args
-        .get("quantity")
-        .and_then(Value::as_i64)
-        .filter(|q| (1..=10).contains(q))
-    else {
-        return Step::Invalid(
-            "Invalid arguments: `quantity` must be a whole number from 1 to 10".into(),
-        );
+    let Some(quantity) = args.get("quantity").and_then(Value::as_i64).filter(|q| (1..=10).contains(q)) else {
+        return Step::Invalid("Invalid arguments: `quantity` must be a whole number from 1 to 10".into());
     };
     // The quote is computed once, in the first round, and trusted from the ticket after.
-    let price = match round
-        .saved()
-        .and_then(|s| s.get("price"))
-        .and_then(Value::as_f64)
-    {
+    let price = match round.saved().and_then(|s| s.get("price")).and_then(Value::as_f64) {
         Some(saved) => cents(saved),
         None => quantity * TICKET_PRICE_CENTS,
     };
@@ -153,10 +122,7 @@ fn buy_ticket(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects
     match round.answer("buy", &[Ask::confirm(&question, "buy")]) {
         None => Step::Asked,
         Some(answer) if answer.flag("buy") == Some(true) => {
-            fx.record(
-                format!("charged {} for {quantity} tickets", money(price)),
-                Some(price),
-            );
+            fx.record(format!("charged {} for {quantity} tickets", money(price)), Some(price));
             Step::Done(text_with(
                 format!("Bought {quantity} tickets for {}.", money(price)),
                 json!({"charged": price as f64 / 100.0, "quantity": quantity}),
@@ -169,17 +135,14 @@ fn buy_ticket(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects
 pub const REDEEM_VOUCHER: Tool = Tool {
     name: "redeem_voucher",
     title: "Redeem a voucher",
-    description: "Redeems a one-time voucher after the person confirms. Only a server-side record makes the ticket single-use.",
+    description:
+        "Redeems a one-time voucher after the person confirms. Only a server-side record makes the ticket single-use.",
     schema: || json!({"type": "object", "properties": {"code": {"type": "string"}}, "required": ["code"]}),
     run: redeem_voucher,
 };
 
 fn redeem_voucher(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
-    let Some(code) = args
-        .get("code")
-        .and_then(Value::as_str)
-        .filter(|c| !c.is_empty() && c.len() <= 64)
-    else {
+    let Some(code) = args.get("code").and_then(Value::as_str).filter(|c| !c.is_empty() && c.len() <= 64) else {
         return Step::Invalid("Invalid arguments: `code` must be a voucher code".into());
     };
     let question = format!("Redeem voucher {code} for {} off?", money(VOUCHER_CENTS));
@@ -187,10 +150,7 @@ fn redeem_voucher(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Eff
         None => Step::Asked,
         Some(answer) if answer.flag("redeem") == Some(true) => {
             fx.record(format!("voucher {code} redeemed"), Some(-VOUCHER_CENTS));
-            Step::Done(text(format!(
-                "Voucher {code} redeemed: {} off.",
-                money(VOUCHER_CENTS)
-            )))
+            Step::Done(text(format!("Voucher {code} redeemed: {} off.", money(VOUCHER_CENTS))))
         }
         Some(_) => Step::Done(text("The voucher was not redeemed.")),
     }

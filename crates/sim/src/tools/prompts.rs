@@ -29,19 +29,13 @@ pub fn prompt(name: &str) -> Option<&'static Prompt> {
 }
 
 fn release_notes(args: &Map<String, Value>, round: &mut Round<'_>) -> Step {
-    let version = args
-        .get("version")
-        .and_then(Value::as_str)
-        .unwrap_or("the next release");
+    let version = args.get("version").and_then(Value::as_str).unwrap_or("the next release");
     let ways = [
         Ask::form(
             &format!("Who are the release notes for {version} written for?"),
             json!({"type": "object", "properties": {"audience": {"type": "string", "enum": ["developers", "customers"]}}, "required": ["audience"]}),
         ),
-        Ask::sampling(
-            &format!("Who is the likely audience of release notes for {version}? One word."),
-            5,
-        ),
+        Ask::sampling(&format!("Who is the likely audience of release notes for {version}? One word."), 5),
     ];
     match round.answer("audience", &ways) {
         None => Step::Asked,

@@ -20,9 +20,7 @@ pub fn read(uri: &str, round: &mut Round<'_>) -> Option<Step> {
     let ask = Ask::confirm("This report lists everyone's salary. Open it?", "open");
     Some(match round.answer("open", &[ask]) {
         None => Step::Asked,
-        Some(answer) if answer.flag("open") == Some(true) => {
-            Step::Done(contents("alice 5400\nbob 5100\n"))
-        }
+        Some(answer) if answer.flag("open") == Some(true) => Step::Done(contents("alice 5400\nbob 5100\n")),
         Some(_) => Step::Done(contents("(not opened: the person said no)")),
     })
 }
