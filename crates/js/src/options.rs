@@ -118,7 +118,7 @@ impl OpenOptions {
 }
 
 fn millis(value: f64, name: &str) -> Result<u64, JsError> {
-    if value.is_finite() && value >= 0.0 && value <= 9_007_199_254_740_991.0 {
+    if (0.0..=9_007_199_254_740_991.0).contains(&value) {
         Ok(value as u64)
     } else {
         Err(JsError::new(&format!("mrtr: `{name}` must be a non-negative number of milliseconds, got {value}")))

@@ -107,7 +107,7 @@ impl Default for ClusterConfig {
             balancing: Balancing::RoundRobin,
             record: RecordMode::Off,
             store: StoreMode::PerReplica,
-            seed: 2026_07_28,
+            seed: 20260728,
         }
     }
 }

@@ -97,9 +97,7 @@ impl Opened {
 
     /// Claims that authenticated (signature and payload passed), whatever came after.
     pub fn authenticated_claims(&self) -> Option<&Claims> {
-        if self.exp.is_none() {
-            return None;
-        }
+        self.exp?;
         self.claims.get_or_init(|| serde_json::from_slice(&self.payload).ok()).as_ref()
     }
 

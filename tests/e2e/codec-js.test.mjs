@@ -1,0 +1,62 @@
+// The codec as a JavaScript library (dist/pkg, wasm-pack --target web), in Node.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { equal, ok, throwsWith } from "./assert.mjs";
+
+async function load(root) {
+  const wasm = await import(join(root, "dist/pkg/mrtr_js.js"));
+  wasm.initSync({ module: readFileSync(join(root, "dist/pkg/mrtr_js_bg.wasm")) });
+  return wasm;
+}
+
+const key = "mrtr-lab demo key, not a secret!";
+const request = { method: "tools/call", params: { name: "deploy", arguments: { env: "staging" } } };
+
+export const tests = {
+  async "mint and open round-trip, and every check is in the trace"({ root }) {
+    const m = await load(root);
+    const ticket = m.mint({ key, principal: "bob", request, data: { env: "staging" }, nowMs: 0, ttlMs: 120000 });
+    ok(ticket.startsWith("v1."), ticket);
+    const report = m.open(ticket, { key, principal: "bob", request, nowMs: 8000 });
+    equal(report.ok, true);
+    equal(report.steps.map((s) => s.check), ["size", "shape", "base64url", "signature", "payload", "principal", "expiry", "request", "single-use"]);
+    equal(report.claims.data, { env: "staging" });
+  },
+  async "alice, the clock and another request each fail their own check"({ root }) {
+    const m = await load(root);
+    const ticket = m.mint({ key, principal: "bob", request, data: {}, nowMs: 0, ttlMs: 120000 });
+    equal(m.open(ticket, { key, principal: "alice", request, nowMs: 20000 }).failedCheck, "principal");
+    equal(m.open(ticket, { key, principal: "bob", request, nowMs: 300000 }).failedCheck, "expiry");
+    const prod = { method: "tools/call", params: { name: "deploy", arguments: { env: "prod" } } };
+    const refused = m.open(ticket, { key, principal: "bob", request: prod, nowMs: 30000 });
+    equal(refused.failedCheck, "request");
+    equal(refused.error.code, -32602);
+    const lines = m.explain(ticket, { key, principal: "alice", request, nowMs: 20000 });
+    ok(lines.includes("✗ Principal = the caller: minted for bob, presented by alice"), lines.join("\n"));
+  },
+  async "inspect reads without the key and names what is broken"({ root }) {
+    const m = await load(root);
+    const seen = m.inspect("v1.eyJzdWIiOiJib2IifQ.x+y");
+    equal(seen.payload, { sub: "bob" });
+    ok(seen.problems.some((p) => p.includes("'+'")), seen.problems.join("; "));
+    equal(m.inspect("hello").problems[0], "expected three parts separated by dots, found 1");
+  },
+  async "bad options throw errors that say which"({ root }) {
+    const m = await load(root);
+    await throwsWith(() => m.mint({ key: "short", principal: "bob", request, nowMs: 0, ttlMs: 1 }), "at least 32 bytes");
+    await throwsWith(() => m.open("x", { key, principal: "bob", nowMs: 0 }), "either `request`");
+    await throwsWith(() => m.open("x", { key, principal: "bob", request, nowMs: -1 }), "nowMs");
+    await throwsWith(() => m.open("x", { key, principal: 7, request, nowMs: 0 }), "bad options");
+    const huge = "A".repeat(1 << 20);
+    equal(m.open(huge, { key, principal: "bob", request, nowMs: 0 }).failedCheck, "size");
+  },
+  async "a verifier with a replay record makes tickets single-use"({ root }) {
+    const m = await load(root);
+    const digest = m.requestDigest(request.method, request.params);
+    const ticket = m.mint({ key, principal: "bob", digest, data: {}, nowMs: 0, ttlMs: 120000 });
+    const verifier = new m.Verifier({ key, replayRecord: true });
+    equal(verifier.verdict(ticket, "bob", digest, 1000), "accepted");
+    equal(verifier.verdict(ticket, "bob", digest, 2000), "single-use");
+    equal(new m.Verifier({ key }).verdict(ticket, "bob", digest, 2000), "accepted");
+  },
+};

@@ -1,0 +1,77 @@
+// Browser end-to-end tests and JS-package tests, against the built lab in dist/.
+//
+//   node tests/e2e/run.mjs          (after scripts/build.sh)
+//
+// Serves dist/ on a free loopback port, starts Debian's Chromium through playwright-core,
+// runs every *.test.mjs in this folder, saves screenshots to target/screenshots/, and ends
+// with the plain line "N passed, M failed".
+import { createServer } from "node:http";
+import { readFile, readdir, mkdir } from "node:fs/promises";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const dist = join(root, "dist");
+const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
+  ".css": "text/css", ".json": "application/json", ".png": "image/png", ".svg": "image/svg+xml", ".ts": "text/plain" };
+
+const server = createServer(async (req, res) => {
+  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+  const file = join(dist, path.endsWith("/") ? `${path}index.html` : path);
+  try {
+    const body = await readFile(file);
+    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+    res.end(body);
+  } catch {
+    res.writeHead(404, { "content-type": "text/plain" });
+    res.end("not found");
+  }
+});
+await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+const baseUrl = `http://127.0.0.1:${server.address().port}/`;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync"],
+});
+const shots = join(root, "target", "screenshots");
+await mkdir(shots, { recursive: true });
+
+/** A fresh page that fails the test on any console error or uncaught exception. */
+async function openPage(path = "", options = {}) {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 900 },
+    colorScheme: options.colorScheme ?? "light", reducedMotion: options.reducedMotion ?? "no-preference" });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on("console", (m) => { if (m.type() === "error") page.problems.push(`console: ${m.text()}`); });
+  page.on("pageerror", (e) => page.problems.push(`page error: ${e.message}`));
+  await page.goto(baseUrl + path);
+  return page;
+}
+
+const ctx = { baseUrl, browser, openPage, root, shots, screenshot: (page, name) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true }) };
+const files = (await readdir(fileURLToPath(new URL(".", import.meta.url)))).filter((f) => f.endsWith(".test.mjs")).sort();
+const only = process.argv[2];
+let passed = 0;
+let failed = 0;
+for (const file of files) {
+  const { tests } = await import(`./${file}`);
+  for (const [name, fn] of Object.entries(tests)) {
+    if (only && !`${file} ${name}`.includes(only)) continue;
+    const started = Date.now();
+    try {
+      await fn(ctx);
+      passed += 1;
+      console.log(`ok   ${file} › ${name} (${Date.now() - started} ms)`);
+    } catch (error) {
+      failed += 1;
+      console.log(`FAIL ${file} › ${name}\n     ${String(error?.stack ?? error).split("\n").slice(0, 6).join("\n     ")}`);
+    }
+  }
+}
+await browser.close();
+server.close();
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);
