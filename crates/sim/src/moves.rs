@@ -158,6 +158,22 @@ impl Move {
     }
 }
 
+/// The student's own retry: the honest one, with any of its parts changed by hand.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct OwnAttempt {
+    /// The ticket as edited; `None` sends the one the server gave.
+    pub ticket: Option<String>,
+    /// When it is sent, ms after the ticket was minted; `None` is 8 s.
+    pub at_ms: Option<u64>,
+    /// Whose bearer token; `None` is the client's own (bob's).
+    pub bearer: Option<String>,
+    /// Other arguments for the same tool; `None` keeps the original ones.
+    pub arguments: Option<Value>,
+    /// Send it to this replica instead of letting the balancer choose.
+    pub replica: Option<Replica>,
+}
+
 /// Where every move starts: bob's first call and what came back.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Situation {
@@ -272,6 +288,21 @@ impl Situation {
         };
         let bearer = if by == Move::OtherPrincipal { "alice-token".to_owned() } else { bob };
         Attempt { by, at_ms, bearer, line }
+    }
+
+    /// The student's own attempt, built from the honest retry.
+    pub fn own_attempt(&self, own: &OwnAttempt, client: &mut Client) -> Attempt {
+        let ticket = own.ticket.clone().unwrap_or_else(|| self.ticket.clone());
+        let mut retry = client.retry(&self.first, self.answers.clone(), Some(&ticket));
+        if let Some(arguments) = &own.arguments {
+            retry["params"]["arguments"] = arguments.clone();
+        }
+        Attempt {
+            by: Move::Honest,
+            at_ms: self.minted_at + own.at_ms.unwrap_or(Move::Honest.default_at_s() * 1_000),
+            bearer: own.bearer.clone().unwrap_or_else(|| client.bearer.clone()),
+            line: jsonrpc::line(&retry),
+        }
     }
 
     fn elsewhere(&self, client: &mut Client, method: &str, params: Value) -> String {

@@ -234,3 +234,31 @@ fn unknown_scenarios_and_misplaced_moves_are_explained() {
     let moves = Options { moves: Some(vec![Move::Honest]), ..Options::default() };
     assert!(scenarios::run("expense", &moves).expect_err("no moves").contains("plays no moves"));
 }
+
+#[test]
+fn the_students_own_attempt_is_checked_like_any_retry() {
+    use mrtr_sim::moves::OwnAttempt;
+    let honest = run("deploy", Options { moves: Some(vec![]), attempt: Some(OwnAttempt::default()), ..Options::default() });
+    assert_eq!(honest.verdict_words(), ["accepted"]);
+    let ticket = honest.figure("ticket").as_str().expect("ticket").to_owned();
+    // One character changed anywhere in the payload breaks the signature.
+    let edited = mrtr_sim::moves::flip_one_char(&ticket);
+    let attempt = OwnAttempt { ticket: Some(edited), ..OwnAttempt::default() };
+    assert_eq!(run_own(attempt), "signature");
+    // Past 120 s the expiry check fails; alice fails the principal check.
+    let late = OwnAttempt { at_ms: Some(121_000), ..OwnAttempt::default() };
+    assert_eq!(run_own(late), "expiry");
+    let alice = OwnAttempt { bearer: Some("alice-token".into()), ..OwnAttempt::default() };
+    assert_eq!(run_own(alice), "principal");
+    let prod = OwnAttempt { arguments: Some(json!({"env": "prod"})), ..OwnAttempt::default() };
+    assert_eq!(run_own(prod), "request");
+    // The retry can be sent to the replica that minted the ticket, or the other one.
+    let on_a = OwnAttempt { replica: Some(Replica::A), ..OwnAttempt::default() };
+    let on_a = run("deploy", Options { moves: Some(vec![]), attempt: Some(on_a), ..Options::default() });
+    assert_eq!(on_a.verdicts[0].replica, Some(Replica::A));
+}
+
+fn run_own(attempt: mrtr_sim::moves::OwnAttempt) -> String {
+    let run = run("deploy", Options { moves: Some(vec![]), attempt: Some(attempt), ..Options::default() });
+    run.verdict_words().remove(0)
+}

@@ -1,8 +1,8 @@
 //! Scenarios built on one ticket and a list of moves.
 
 use super::{world, Answered, Options, Run, Verdict};
-use crate::cluster::{ClusterConfig, RecordMode};
-use crate::moves::{Move, Situation};
+use crate::cluster::{Balancing, ClusterConfig, RecordMode};
+use crate::moves::{Move, OwnAttempt, Situation};
 use crate::world::World;
 use mrtr_ticket::{inspect, Mode};
 use serde_json::{json, Map, Value};
@@ -52,18 +52,50 @@ pub fn play(world: &mut World, situation: &Situation, moves: &[Move]) -> Vec<Ver
         .collect()
 }
 
+/// Sends the student's own attempt, to the chosen replica if one was chosen.
+pub fn play_own(world: &mut World, situation: &Situation, own: &OwnAttempt) -> Verdict {
+    let attempt = situation.own_attempt(own, &mut world.client);
+    world.jump_to(attempt.at_ms);
+    let balancing = world.cluster.config().balancing;
+    if let Some(replica) = own.replica {
+        world.cluster.set_balancing(Balancing::Pin(replica));
+    }
+    let delivery = world.send_line(&attempt.line, Some(&attempt.bearer));
+    world.cluster.set_balancing(balancing);
+    Verdict {
+        by: "your-attempt".to_owned(),
+        title: "Your attempt".to_owned(),
+        at_ms: attempt.at_ms,
+        bearer: attempt.bearer,
+        replica: delivery.replica,
+        answered: Answered::of(&delivery),
+        checks: delivery.checks,
+    }
+}
+
 fn moves_or(options: &Options, default: &[Move]) -> Vec<Move> {
     options.moves.clone().unwrap_or_else(|| default.to_vec())
 }
 
-fn played(id: &'static str, mut world: World, method: &str, params: Value, moves: &[Move]) -> Run {
+fn played(
+    id: &'static str,
+    mut world: World,
+    method: &str,
+    params: Value,
+    moves: &[Move],
+    own: Option<&OwnAttempt>,
+) -> Run {
     let mut figures = Map::new();
     let verdicts = match situation(&mut world, method, params) {
         Ok(s) => {
             figures.insert("ticket".into(), s.ticket.clone().into());
             figures.insert("payloadReadable".into(), inspect(&s.ticket).payload.is_some().into());
             figures.insert("mintedOn".into(), s.minted_on.map(|r| r.name()).into());
-            play(&mut world, &s, moves)
+            let mut verdicts = play(&mut world, &s, moves);
+            if let Some(own) = own {
+                verdicts.push(play_own(&mut world, &s, own));
+            }
+            verdicts
         }
         Err(why) => {
             figures.insert("error".into(), why.into());
@@ -83,13 +115,27 @@ fn played(id: &'static str, mut world: World, method: &str, params: Value, moves
 pub fn deploy(options: &Options) -> Run {
     let world = world(options, ClusterConfig::default());
     let moves = moves_or(options, &LESSON_MOVES);
-    played("deploy", world, "tools/call", json!({"name": "deploy", "arguments": {"env": "staging"}}), &moves)
+    played(
+        "deploy",
+        world,
+        "tools/call",
+        json!({"name": "deploy", "arguments": {"env": "staging"}}),
+        &moves,
+        options.attempt.as_ref(),
+    )
 }
 
 fn buy(id: &'static str, options: &Options, defaults: ClusterConfig, default_moves: &[Move]) -> Run {
     let world = world(options, defaults);
     let moves = moves_or(options, default_moves);
-    let mut run = played(id, world, "tools/call", json!({"name": "buy_ticket", "arguments": {"quantity": 2}}), &moves);
+    let mut run = played(
+        id,
+        world,
+        "tools/call",
+        json!({"name": "buy_ticket", "arguments": {"quantity": 2}}),
+        &moves,
+        options.attempt.as_ref(),
+    );
     let charged: Vec<Value> =
         run.ledger.entries().iter().filter_map(|e| e.cents).map(|c| json!(crate::ledger::money(c))).collect();
     run.figures.insert("quoted".into(), "190.00".into());
@@ -114,13 +160,8 @@ pub fn voucher(options: &Options) -> Run {
     let defaults = ClusterConfig { record: RecordMode::Shared, ..ClusterConfig::default() };
     let world = world(options, defaults);
     let moves = moves_or(options, &[Move::Honest, Move::SendTwice]);
-    let mut run = played(
-        "voucher",
-        world,
-        "tools/call",
-        json!({"name": "redeem_voucher", "arguments": {"code": "WELCOME10"}}),
-        &moves,
-    );
+    let params = json!({"name": "redeem_voucher", "arguments": {"code": "WELCOME10"}});
+    let mut run = played("voucher", world, "tools/call", params, &moves, options.attempt.as_ref());
     let redeemed = run.ledger.entries().iter().filter(|e| e.tool == "redeem_voucher").count();
     run.figures.insert("redeemed".into(), redeemed.into());
     run
@@ -132,5 +173,12 @@ pub fn sealed(options: &Options) -> Run {
     defaults.server.mode = Mode::Sealed;
     let world = world(options, defaults);
     let moves = moves_or(options, &[Move::Honest, Move::TamperByte, Move::OtherPrincipal]);
-    played("sealed", world, "tools/call", json!({"name": "deploy", "arguments": {"env": "staging"}}), &moves)
+    played(
+        "sealed",
+        world,
+        "tools/call",
+        json!({"name": "deploy", "arguments": {"env": "staging"}}),
+        &moves,
+        options.attempt.as_ref(),
+    )
 }

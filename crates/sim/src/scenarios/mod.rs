@@ -12,7 +12,7 @@ pub use verdict::{Answered, Verdict};
 
 use crate::cluster::{Balancing, ClusterConfig, RecordMode};
 use crate::ledger::Ledger;
-use crate::moves::Move;
+use crate::moves::{Move, OwnAttempt};
 use crate::person::Reply;
 use crate::trace::Trace;
 use crate::world::World;
@@ -38,6 +38,8 @@ pub struct Options {
     pub reply: Option<Reply>,
     /// The amount, for the expense and charge scenarios.
     pub amount: Option<f64>,
+    /// The student's own retry, sent after the moves (for scenarios that take moves).
+    pub attempt: Option<OwnAttempt>,
 }
 
 /// A scenario's result.
