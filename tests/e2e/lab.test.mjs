@@ -1,13 +1,157 @@
-// The lab page in Chromium, as a student sees it.
-import { noProblems, ok } from "./assert.mjs";
+// The lab in Chromium, used as a student uses it: by visible labels and roles.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { equal, noProblems, ok } from "./assert.mjs";
+
+const status = (page) => page.getByRole("status").textContent();
+const failedCheck = async (page) => {
+  const failed = page.locator(".check-fail");
+  return (await failed.count()) ? failed.getAttribute("data-check") : null;
+};
+async function play(page, title) {
+  await page.getByRole("button", { name: title }).first().click();
+}
+async function openMoves(page) {
+  await page.getByText("More moves").click();
+}
+
+// Each lesson move, the check that stops it, and what the server answers.
+const MOVES = [
+  ["Honest retry", null, "accepted: deployed to staging"],
+  ["Tamper: edit the payload", "signature", "Invalid requestState: bad signature"],
+  ["alice replays bob's ticket", "principal", "Invalid requestState: issued to a different principal"],
+  ["Too late (5 minutes)", "expiry", "Invalid requestState: expired"],
+  ["Spend on another request", "request", "Invalid requestState: belongs to a different request"],
+  ["Send the honest retry twice", null, "accepted: deployed to staging"],
+  ["Forged answer, no ticket", null, "the server asked again instead of acting"],
+  ["Send \"hello\"", "shape", "Invalid requestState: malformed"],
+  ["Change one character", "signature", "Invalid requestState: bad signature"],
+  ["Re-sign with another key", "signature", "Invalid requestState: bad signature"],
+  ["Spend on another tool", "request", "belongs to a different request"],
+  ["Spend on another method", "request", "belongs to a different request"],
+  ["Drop the ticket", null, "the server asked again"],
+  ["Ticket nobody asked for", "signature", "bad signature"],
+];
 
 export const tests = {
-  async "the page loads and shows each check of a fresh ticket"(ctx) {
-    const page = await ctx.openPage();
-    await page.getByText("Signature matches").first().waitFor();
-    const text = await page.textContent("body");
-    ok(text.includes("minted for bob, presented by bob"), text);
-    await ctx.screenshot(page, "placeholder");
+  async "every misuse move shows the check that stops it and the server's answer"(ctx) {
+    const page = await ctx.openPage("#deploy");
+    await openMoves(page);
+    for (const [title, check, says] of MOVES) {
+      await play(page, title);
+      const line = await status(page);
+      ok(line.includes(says), `${title}: status says "${line}"`);
+      equal(await failedCheck(page), check, `${title}: failed check`);
+      if (check) {
+        const answer = await page.locator(".wire pre").last().textContent();
+        ok(answer.includes('"code": -32602') && answer.includes(`"check": "${check}"`), `${title}: answer ${answer}`);
+      }
+    }
+    ok((await page.getByText("You found it").count()) === 1, "the lab notices the clean move");
+    ok((await page.getByText("sending the honest retry twice also passed").count()) === 1, "and points out the replay");
+    noProblems(page);
+    await page.context().close();
+  },
+
+  async "editing one character of the raw ticket turns the signature check to ✗"(ctx) {
+    const page = await ctx.openPage("#deploy");
+    const raw = page.getByLabel("Raw ticket (your attempt)");
+    const ticket = await raw.inputValue();
+    const at = ticket.indexOf(".") + 10;
+    const edited = ticket.slice(0, at) + (ticket[at] === "A" ? "B" : "A") + ticket.slice(at + 1);
+    await raw.fill(edited);
+    equal(await failedCheck(page), "signature");
+    const row = await page.locator('[data-check="signature"]').textContent();
+    ok(row.includes("✗") && row.includes("failed"), row);
+    ok((await status(page)).includes("Your attempt"), await status(page));
+    await page.getByRole("button", { name: "Back to the server's ticket" }).click();
+    ok((await status(page)).includes("accepted"), await status(page));
+    noProblems(page);
+    await page.context().close();
+  },
+
+  async "moving the clock past 120 s fails not expired"(ctx) {
+    const page = await ctx.openPage("#deploy");
+    const clock = page.getByLabel(/Clock: sent/);
+    await clock.fill("119");
+    ok((await status(page)).includes("accepted"), await status(page));
+    await clock.fill("121");
+    equal(await failedCheck(page), "expiry");
+    const row = await page.locator('[data-check="expiry"]').textContent();
+    ok(row.includes("expired at 120 s, now 121 s"), row);
+    noProblems(page);
+    await page.context().close();
+  },
+
+  async "the replica choice shows A minting and B finishing"(ctx) {
+    const page = await ctx.openPage("#deploy");
+    await page.getByRole("radio", { name: "replica B" }).check();
+    const line = await status(page);
+    ok(line.includes("accepted"), line);
+    ok((await page.getByRole("heading", { name: /on replica B/ }).count()) === 1, "checked on replica B");
+    const transcript = await page.locator(".raw-lines").textContent();
+    ok(/<-- \[0 s replica A\] .*input_required/.test(transcript), "A minted the ticket");
+    ok(/<-- \[8 s replica B\] .*deployed to staging/.test(transcript), "B finished");
+    noProblems(page);
+    await page.context().close();
+  },
+
+  async "a keyboard alone can walk through a scenario"(ctx) {
+    const page = await ctx.openPage("#deploy");
+    let reached = "";
+    for (let i = 0; i < 60 && !reached.includes("Honest retry"); i++) {
+      await page.keyboard.press("Tab");
+      reached = await page.evaluate(() => document.activeElement?.textContent ?? "");
+    }
+    ok(reached.includes("Honest retry"), `Tab never reached the honest retry (last: ${reached})`);
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+    ok(outline !== "none", "the focused button shows a visible focus ring");
+    await page.keyboard.press("Enter");
+    ok((await status(page)).includes("accepted"), await status(page));
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    ok((await status(page)).includes("refused by the signature check"), await status(page));
+    noProblems(page);
+    await page.context().close();
+  },
+
+  async "every scenario has no axe violations, and a screenshot"(ctx) {
+    const axe = readFileSync(join(ctx.root, "node_modules/axe-core/axe.min.js"), "utf8");
+    const ids = await (async () => {
+      const page = await ctx.openPage();
+      const names = await page.getByRole("navigation", { name: "Scenarios" }).getByRole("button").allTextContents();
+      await page.context().close();
+      return names;
+    })();
+    ok(ids.length >= 13, `${ids.length} scenarios`);
+    for (const [i, name] of ids.entries()) {
+      for (const colorScheme of i === 0 ? ["light", "dark"] : ["light"]) {
+        const page = await ctx.openPage("", { colorScheme });
+        await page.getByRole("button", { name, exact: true }).click();
+        if (name === "Misuse the ticket") {
+          await play(page, "Honest retry");
+          await play(page, "alice replays bob's ticket");
+        }
+        await page.addScriptTag({ content: axe });
+        const result = await page.evaluate(async () => {
+          const r = await window.axe.run(document, { resultTypes: ["violations"] });
+          return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes[0]?.target}`);
+        });
+        equal(result, [], `${name} (${colorScheme}): axe violations`);
+        const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+        await ctx.screenshot(page, `${String(i + 1).padStart(2, "0")}-${slug}${colorScheme === "dark" ? "-dark" : ""}`);
+        noProblems(page);
+        await page.context().close();
+      }
+    }
+  },
+
+  async "the lab fits a phone"(ctx) {
+    const page = await ctx.openPage("#deploy", { viewport: { width: 390, height: 844 } });
+    await play(page, "Honest retry");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    ok(overflow <= 1, `the page is ${overflow}px wider than the phone`);
+    await ctx.screenshot(page, "phone-misuse");
     noProblems(page);
     await page.context().close();
   },

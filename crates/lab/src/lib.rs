@@ -1,51 +1,124 @@
 //! # mrtr-lab: the front end
 //!
-//! A Yew app that renders what the simulation produces; it holds no protocol logic.
-//! For now it proves the pipeline: it mints a ticket with the codec, opens it, and shows
-//! each check.
+//! A Yew app that renders what `mrtr-sim` produces and holds no protocol logic: one state
+//! ([`state::Lab`]) with an [`state::Action`] enum and a pure reducer that calls the
+//! simulation; small components, one per file, taking data and `Callback` props; diagrams
+//! as pure functions from the trace to SVG.
+//!
+//! ```
+//! use mrtr_lab::state::{Action, Lab};
+//! use mrtr_sim::moves::Move;
+//! let lab = Lab::open("deploy").apply(Action::Play(Move::OtherPrincipal));
+//! assert_eq!(lab.latest().unwrap().answered.word(), "principal");
+//! ```
+#![deny(missing_docs)]
 
-use mrtr_ticket::{Codec, Expect, FixedNonces, Key, Mint, Mode, RequestDigest};
+pub mod components;
+pub mod diagrams;
+pub mod state;
+
+use components::{
+    answer::Answer, checks::Checks, controls::Controls, editor::Editor, figures::Figures, header::Header, intro::Intro,
+    ledger::LedgerPanel, moves::Moves, picker::Picker, sequence::Sequence, status::Status, timeline::Timeline,
+    transcript::Transcript,
+};
+use state::Lab;
+use std::rc::Rc;
 use yew::prelude::*;
 
-/// Mounts the app on the page's body.
+const THEME_KEY: &str = "mrtr-lab-theme";
+
+/// Mounts the app on the page's body, after installing the panic hook.
 pub fn start() {
+    install_panic_hook();
     yew::Renderer::<App>::new().render();
 }
 
-/// The placeholder page: one ticket, minted and opened.
-#[function_component(App)]
-pub fn app() -> Html {
-    let (ticket, steps) = demo();
-    html! {
-        <main>
-            <h1>{ "mrtr-lab" }</h1>
-            <p>{ "A ticket minted for bob's deploy to staging, opened at t = 8 s:" }</p>
-            <pre id="ticket">{ ticket }</pre>
-            <ul id="checks">
-                { for steps.into_iter().map(|(mark, label, detail)| html! {
-                    <li>{ format!("{mark} {label}: {detail}") }</li>
-                }) }
-            </ul>
-        </main>
+/// A panic never blanks the page: the message is shown where a student can read it.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = format!("The lab hit a bug and stopped: {info}. Reload the page to start again.");
+        web_sys::console::error_1(&message.clone().into());
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+        if let (Ok(alert), Some(body)) = (document.create_element("div"), document.body()) {
+            alert.set_class_name("panic");
+            let _ = alert.set_attribute("role", "alert");
+            alert.set_text_content(Some(&message));
+            let _ = body.prepend_with_node_1(&alert);
+        }
+    }));
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+fn apply_theme(theme: &str) {
+    if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-theme", theme);
     }
 }
 
-fn demo() -> (String, Vec<(&'static str, &'static str, String)>) {
-    let Ok(key) = Key::new(*b"mrtr-lab demo key, not a secret!") else {
-        return (String::new(), Vec::new());
+fn scenario_from_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .map(|h| h.trim_start_matches('#').to_owned())
+        .unwrap_or_default()
+}
+
+/// The whole lab.
+#[component(App)]
+pub fn app() -> Html {
+    let lab = use_reducer(|| Lab::open(&scenario_from_hash()));
+    let theme =
+        use_state(|| storage().and_then(|s| s.get_item(THEME_KEY).ok().flatten()).unwrap_or_else(|| "system".into()));
+    {
+        let theme = (*theme).clone();
+        use_effect_with(theme, |theme| apply_theme(theme));
+    }
+    let on_theme = {
+        let theme = theme.clone();
+        Callback::from(move |t: String| {
+            if let Some(s) = storage() {
+                let _ = s.set_item(THEME_KEY, &t);
+            }
+            theme.set(t);
+        })
     };
-    let codec = Codec::new(key, Mode::Signed);
-    let params = serde_json::json!({"name": "deploy", "arguments": {"env": "staging"}});
-    let request = RequestDigest::of("tools/call", &params);
-    let mint = Mint {
-        principal: "bob".into(),
-        request: request.clone(),
-        data: serde_json::json!({"env": "staging"}),
-        now_ms: 0,
-        ttl_ms: 120_000,
+    let send = {
+        let lab = lab.clone();
+        Callback::from(move |action| lab.dispatch(action))
     };
-    let ticket = codec.mint(&mint, &mut FixedNonces(vec![42]));
-    let opened = codec.open(&ticket, &Expect { principal: "bob", request: &request, now_ms: 8_000 }, None);
-    let steps = opened.steps().map(|(check, status)| (status.mark(), check.label(), opened.explain(check))).collect();
-    (ticket, steps)
+    let state: Rc<Lab> = Rc::new((*lab).clone());
+    let takes_moves = state.takes_moves();
+    html! {
+        <>
+            <a class="skip" href="#lab-main">{ "Skip to the lab" }</a>
+            <Header theme={(*theme).clone()} {on_theme} />
+            <Picker lab={state.clone()} send={send.clone()} />
+            <main id="lab-main" class={classes!("lab", takes_moves.then_some("with-moves"))}>
+                <div class="column controls-column">
+                    <Intro lab={state.clone()} send={send.clone()} />
+                    <Moves lab={state.clone()} send={send.clone()} />
+                    <Controls lab={state.clone()} send={send.clone()} />
+                    <Editor lab={state.clone()} send={send.clone()} />
+                </div>
+                <div class="column results-column">
+                    <Status lab={state.clone()} send={send.clone()} />
+                    <Checks lab={state.clone()} send={send.clone()} />
+                    if !takes_moves {
+                        <Figures lab={state.clone()} send={send.clone()} />
+                    }
+                    <Timeline lab={state.clone()} send={send.clone()} />
+                    <Answer lab={state.clone()} send={send.clone()} />
+                    <Sequence lab={state.clone()} send={send.clone()} />
+                    <LedgerPanel lab={state.clone()} send={send.clone()} />
+                    <Transcript lab={state.clone()} send={send.clone()} />
+                </div>
+            </main>
+            <footer class="site-footer">
+                <p>{ "The server key in this lab is a lab key, printed in its source on purpose: nothing here is secret. Everything runs in your browser; nothing is sent anywhere." }</p>
+            </footer>
+        </>
+    }
 }

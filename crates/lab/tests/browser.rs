@@ -2,23 +2,57 @@
 #![cfg(target_arch = "wasm32")]
 
 use std::time::Duration;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn mount() -> web_sys::Element {
+async fn mount() -> web_sys::Element {
     let document = web_sys::window().and_then(|w| w.document()).expect("a document");
     let root = document.create_element("div").expect("a div");
     document.body().expect("a body").append_child(&root).expect("appended");
     yew::Renderer::<mrtr_lab::App>::with_root(root.clone()).render();
+    settle().await;
     root
 }
 
+async fn settle() {
+    yew::platform::time::sleep(Duration::from_millis(40)).await;
+}
+
+fn button(root: &web_sys::Element, text: &str) -> web_sys::HtmlElement {
+    let buttons = root.query_selector_all("button").expect("buttons");
+    (0..buttons.length())
+        .filter_map(|i| buttons.get(i)?.dyn_into::<web_sys::HtmlElement>().ok())
+        .find(|b| b.text_content().unwrap_or_default().contains(text))
+        .unwrap_or_else(|| panic!("no button says {text}"))
+}
+
+fn status(root: &web_sys::Element) -> String {
+    root.query_selector("[role=status]").ok().flatten().and_then(|s| s.text_content()).unwrap_or_default()
+}
+
 #[wasm_bindgen_test]
-async fn the_page_shows_every_check_of_a_fresh_ticket() {
-    let root = mount();
-    yew::platform::time::sleep(Duration::from_millis(30)).await;
+async fn a_move_updates_the_status_the_checks_and_the_ledger() {
+    let root = mount().await;
+    assert!(status(&root).contains("handed back a ticket"), "{}", status(&root));
+    button(&root, "alice replays bob's ticket").click();
+    settle().await;
+    assert!(status(&root).contains("refused by the principal check"), "{}", status(&root));
+    let failed = root.query_selector(".check-fail").ok().flatten().and_then(|c| c.text_content()).unwrap_or_default();
+    assert!(failed.contains("minted for bob, presented by alice"), "{failed}");
+    button(&root, "Honest retry").click();
+    settle().await;
+    assert!(status(&root).contains("accepted: deployed to staging"), "{}", status(&root));
+    assert!(root.text_content().unwrap_or_default().contains("Ledger: 1 side effect"));
+}
+
+#[wasm_bindgen_test]
+async fn another_scenario_shows_its_figures() {
+    let root = mount().await;
+    button(&root, "Earlier era vs modern").click();
+    settle().await;
     let text = root.text_content().unwrap_or_default();
-    assert!(text.contains("✓ Signature matches"), "{text}");
-    assert!(text.contains("minted for bob, presented by bob"), "{text}");
+    assert!(text.contains("timed out"), "{text}");
+    assert!(text.contains("finished, ledger 1"), "{text}");
 }

@@ -333,16 +333,28 @@ impl Situation {
     }
 }
 
-/// Changes one character in the middle of the payload to another base64url character.
-pub fn flip_one_char(ticket: &str) -> String {
-    let first_dot = ticket.find('.').unwrap_or(0);
-    let last_dot = ticket.rfind('.').unwrap_or(ticket.len());
-    let at = first_dot + 1 + (last_dot.saturating_sub(first_dot + 1)) / 2;
+/// Changes the character at `at` to another base64url character (`A`, or `B` where it was
+/// `A`): the smallest edit a student can make.
+pub fn flip_char_at(ticket: &str, at: usize) -> String {
     let mut bytes = ticket.as_bytes().to_vec();
     if let Some(b) = bytes.get_mut(at) {
         *b = if *b == b'A' { b'B' } else { b'A' };
     }
-    String::from_utf8(bytes).unwrap_or_default()
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Signs the ticket's payload again, as it stands, with the attacker's own key.
+pub fn resign_with_attacker_key(ticket: &str) -> String {
+    let key = Key::new(ATTACKER_KEY).unwrap_or_else(|_| unreachable!("32 bytes"));
+    let payload = ticket.split('.').nth(1).and_then(|p| mrtr_ticket::base64url_decode(p).ok()).unwrap_or_default();
+    Codec::new(key, Mode::Signed).wrap_payload(&payload, &mut FixedNonces(vec![7]))
+}
+
+/// Changes one character in the middle of the payload to another base64url character.
+pub fn flip_one_char(ticket: &str) -> String {
+    let first_dot = ticket.find('.').unwrap_or(0);
+    let last_dot = ticket.rfind('.').unwrap_or(ticket.len());
+    flip_char_at(ticket, first_dot + 1 + (last_dot.saturating_sub(first_dot + 1)) / 2)
 }
 
 fn other_arguments(arguments: &Value) -> Value {

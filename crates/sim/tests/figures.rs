@@ -238,7 +238,8 @@ fn unknown_scenarios_and_misplaced_moves_are_explained() {
 #[test]
 fn the_students_own_attempt_is_checked_like_any_retry() {
     use mrtr_sim::moves::OwnAttempt;
-    let honest = run("deploy", Options { moves: Some(vec![]), attempt: Some(OwnAttempt::default()), ..Options::default() });
+    let honest =
+        run("deploy", Options { moves: Some(vec![]), attempt: Some(OwnAttempt::default()), ..Options::default() });
     assert_eq!(honest.verdict_words(), ["accepted"]);
     let ticket = honest.figure("ticket").as_str().expect("ticket").to_owned();
     // One character changed anywhere in the payload breaks the signature.

@@ -1,0 +1,48 @@
+//! The server checks panel: each check ✓ / ✗ / – / ·, with the values it compared.
+
+use super::Panel;
+use mrtr_ticket::Status;
+use yew::prelude::*;
+
+/// The checks the last attempt went through.
+#[component(Checks)]
+pub fn checks(props: &Panel) -> Html {
+    let Some(verdict) = props.lab.latest() else {
+        return html! {};
+    };
+    let heading = format!(
+        "Server checks: {} at {}, on {}",
+        verdict.title,
+        mrtr_ticket::secs(verdict.at_ms),
+        verdict.replica.map_or("no replica", |r| r.name())
+    );
+    let body = match &verdict.checks {
+        None => html! { <p class="hint">{ "No ticket came with this request, so no ticket check ran." }</p> },
+        Some(report) => html! {
+            <ol class="check-list">
+                { for report.steps.iter().map(|step| {
+                    let class = match step.status {
+                        Status::Passed => "check check-pass",
+                        Status::Failed => "check check-fail",
+                        Status::NotReached => "check check-unreached",
+                        Status::Skipped => "check check-skipped",
+                    };
+                    html! {
+                        <li class={class} data-check={step.check.id()}>
+                            <span class="mark" aria-hidden="true">{ step.mark }</span>
+                            <span class="check-label">{ step.label }</span>
+                            <span class="check-status">{ step.status.word() }</span>
+                            <span class="check-detail">{ step.detail.clone() }</span>
+                        </li>
+                    }
+                }) }
+            </ol>
+        },
+    };
+    html! {
+        <section class="checks" aria-labelledby="checks-title">
+            <h2 id="checks-title">{ heading }</h2>
+            { body }
+        </section>
+    }
+}

@@ -1,0 +1,112 @@
+//! The ticket editor: the three parts labelled and coloured, the decoded payload as fields,
+//! the raw text, and the classic forgeries one click away. Every edit re-runs the checks.
+
+use super::{copy, Panel};
+use crate::state::Action;
+use mrtr_ticket::{inspect, Role};
+use serde_json::Value;
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+fn role_class(role: Role) -> &'static str {
+    match role {
+        Role::Prefix => "part part-prefix",
+        Role::Payload => "part part-payload",
+        Role::Tag => "part part-tag",
+        Role::Nonce => "part part-nonce",
+        Role::SealedBox => "part part-box",
+        Role::Extra => "part part-extra",
+    }
+}
+
+/// The editor for your attempt's ticket.
+#[component(Editor)]
+pub fn editor(props: &Panel) -> Html {
+    let position = use_state(|| None::<usize>);
+    if !props.lab.takes_moves() {
+        return html! {};
+    }
+    let ticket = props.lab.attempt_ticket();
+    let seen = inspect(&ticket);
+    let send = props.send.clone();
+    let on_raw = Callback::from(move |e: InputEvent| {
+        send.emit(Action::EditTicket(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
+    });
+    let middle = seen.parts.get(1).map_or(0, |p| (p.start + p.end) / 2);
+    let at = position.unwrap_or(middle).min(ticket.len().saturating_sub(1));
+    let on_position = {
+        let position = position.clone();
+        Callback::from(move |e: InputEvent| {
+            position.set(e.target_unchecked_into::<HtmlInputElement>().value().parse().ok());
+        })
+    };
+    let act = |action: Action| {
+        let send = props.send.clone();
+        Callback::from(move |_: MouseEvent| send.emit(action.clone()))
+    };
+    let copy_ticket = {
+        let ticket = ticket.clone();
+        Callback::from(move |_: MouseEvent| copy(&ticket))
+    };
+    let fields = seen.payload.as_ref().and_then(Value::as_object).map(|members| {
+        html! {
+            <fieldset class="payload-fields">
+                <legend>{ "Decoded payload (readable by anyone: edit a value, the old signature stays)" }</legend>
+                { for members.iter().map(|(name, value)| {
+                    let send = props.send.clone();
+                    let member = name.clone();
+                    let shown = match value { Value::String(s) => s.clone(), other => other.to_string() };
+                    let oninput = Callback::from(move |e: InputEvent| {
+                        let text = e.target_unchecked_into::<HtmlInputElement>().value();
+                        let value = serde_json::from_str::<Value>(&text).ok()
+                            .filter(|v| !v.is_string() && member != "sub" && member != "nonce" && member != "dig")
+                            .unwrap_or(Value::String(text));
+                        send.emit(Action::EditPayload(member.clone(), value));
+                    });
+                    html! {
+                        <label class="field">
+                            <span>{ name.clone() }</span>
+                            <input type="text" value={shown} {oninput} spellcheck="false" />
+                        </label>
+                    }
+                }) }
+            </fieldset>
+        }
+    });
+    html! {
+        <section class="editor" aria-labelledby="editor-title">
+            <h2 id="editor-title">{ "Edit the ticket" }</h2>
+            <p class="parts" aria-label="The ticket's parts">
+                { for seen.parts.iter().map(|part| html! {
+                    <span class={role_class(part.role)}>
+                        <span class="part-label">{ part.role.label() }</span>
+                        <code>{ if part.text.is_empty() { "(empty)".to_owned() } else { part.text.clone() } }</code>
+                    </span>
+                }) }
+            </p>
+            if seen.sealed {
+                <p class="hint">{ "Sealed: the payload is encrypted, so there is nothing to read or edit field by field." }</p>
+            }
+            { fields.unwrap_or_default() }
+            <label class="raw" for="raw-ticket">{ "Raw ticket (your attempt)" }</label>
+            <textarea id="raw-ticket" rows="4" spellcheck="false" value={ticket.clone()} oninput={on_raw} />
+            if seen.problems.is_empty() {
+                <p class="decodes">{ "Decodes cleanly: three parts, strict base64url, JSON payload." }</p>
+            } else {
+                <ul class="problems" aria-label="What is wrong with it">
+                    { for seen.problems.iter().map(|p| html! { <li>{ p.clone() }</li> }) }
+                </ul>
+            }
+            <div class="editor-actions">
+                <label class="position">
+                    { "Position" }
+                    <input type="number" min="0" max={ticket.len().saturating_sub(1).to_string()} value={at.to_string()} oninput={on_position} />
+                </label>
+                <button type="button" onclick={act(Action::FlipAt(at))}>{ "Change the character there" }</button>
+                <button type="button" onclick={act(Action::Resign)}>{ "Re-sign with a wrong key" }</button>
+                <button type="button" class="secondary" onclick={act(Action::ResetAttempt)}>{ "Back to the server's ticket" }</button>
+                <button type="button" class="secondary" onclick={copy_ticket}>{ "Copy ticket" }</button>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,34 @@
+//! The ledger of side effects.
+
+use super::Panel;
+use mrtr_sim::ledger::money;
+use yew::prelude::*;
+
+/// Every side effect, in order.
+#[component(LedgerPanel)]
+pub fn ledger_panel(props: &Panel) -> Html {
+    let entries = props.lab.run.ledger.entries();
+    html! {
+        <section class="ledger" aria-labelledby="ledger-title">
+            <h2 id="ledger-title">{ format!("Ledger: {} side effect{}", entries.len(), if entries.len() == 1 { "" } else { "s" }) }</h2>
+            if entries.is_empty() {
+                <p class="hint">{ "Nothing happened yet." }</p>
+            } else {
+                <table>
+                    <thead><tr><th scope="col">{ "Time" }</th><th scope="col">{ "Replica" }</th><th scope="col">{ "Tool" }</th><th scope="col">{ "What" }</th><th scope="col">{ "Amount" }</th></tr></thead>
+                    <tbody>
+                        { for entries.iter().map(|e| html! {
+                            <tr>
+                                <td>{ mrtr_ticket::secs(e.at_ms) }</td>
+                                <td>{ e.replica.clone() }</td>
+                                <td><code>{ e.tool.clone() }</code></td>
+                                <td>{ e.what.clone() }</td>
+                                <td>{ e.cents.map(money).unwrap_or_default() }</td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            }
+        </section>
+    }
+}

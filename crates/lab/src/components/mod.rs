@@ -1,0 +1,36 @@
+//! One small component per file; each takes data and `Callback` props.
+
+pub mod answer;
+pub mod checks;
+pub mod controls;
+pub mod editor;
+pub mod figures;
+pub mod header;
+pub mod intro;
+pub mod ledger;
+pub mod moves;
+pub mod picker;
+pub mod sequence;
+pub mod status;
+pub mod timeline;
+pub mod transcript;
+
+use crate::state::{Action, Lab};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The props most panels take: the lab's state and a way to act on it.
+#[derive(Properties, PartialEq, Clone, Debug)]
+pub struct Panel {
+    /// The state to render.
+    pub lab: Rc<Lab>,
+    /// Sends an action to the reducer.
+    pub send: Callback<Action>,
+}
+
+/// Copies text to the clipboard (best effort: the page stays as it is if it cannot).
+pub fn copy(text: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.navigator().clipboard().write_text(text);
+    }
+}

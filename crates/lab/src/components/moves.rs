@@ -1,0 +1,63 @@
+//! One-click moves against the ticket: the course's "misuse the ticket" exercise.
+
+use super::Panel;
+use crate::state::Action;
+use mrtr_sim::cluster::RecordMode;
+use mrtr_sim::moves::Move;
+use yew::prelude::*;
+
+/// The moves the lesson lists first; the rest sit under "More moves".
+const LESSON: [Move; 8] = [
+    Move::Honest,
+    Move::EditPayload,
+    Move::OtherPrincipal,
+    Move::TooLate,
+    Move::OtherArguments,
+    Move::SendTwice,
+    Move::PrefillAnswer,
+    Move::Hello,
+];
+
+fn button(by: Move, send: &Callback<Action>) -> Html {
+    let send = send.clone();
+    html! {
+        <li>
+            <button type="button" class="move" onclick={move |_| send.emit(Action::Play(by))}>
+                <span class="move-title">{ by.title() }</span>
+                <span class="move-what">{ by.what() }</span>
+            </button>
+        </li>
+    }
+}
+
+/// The move buttons, with a note once the student found the clean one.
+#[component(Moves)]
+pub fn moves(props: &Panel) -> Html {
+    if !props.lab.takes_moves() {
+        return html! {};
+    }
+    let send = props.send.clone();
+    let reset = move |_| send.emit(Action::Reset);
+    let others = Move::ALL.into_iter().filter(|m| !LESSON.contains(m));
+    let found = props.lab.found_the_clean_move();
+    let replayed =
+        props.lab.run.verdicts.iter().filter(|v| v.by == Move::SendTwice.id()).any(|v| v.answered.word() == "accepted");
+    html! {
+        <section class="moves" aria-labelledby="moves-title">
+            <h2 id="moves-title">{ "Play a move" }</h2>
+            <p class="hint">{ "bob holds the ticket. Each move is a separate attempt on it, at its own time; only one gets through cleanly." }</p>
+            <ul class="move-list">{ for LESSON.into_iter().map(|m| button(m, &props.send)) }</ul>
+            <details>
+                <summary>{ "More moves" }</summary>
+                <ul class="move-list">{ for others.map(|m| button(m, &props.send)) }</ul>
+            </details>
+            <button type="button" class="secondary" onclick={reset}>{ "Start again" }</button>
+            if found {
+                <p class="found">{ "You found it: the honest retry (new id, the answer, the ticket byte for byte) is the one move that gets through cleanly." }</p>
+            }
+            if replayed && props.lab.record == RecordMode::Off {
+                <p class="found warn">{ "Notice: sending the honest retry twice also passed. Signing does not make a ticket single-use; turn the replay record on and try again." }</p>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,28 @@
+//! The scenario picker.
+
+use super::Panel;
+use crate::state::Action;
+use mrtr_sim::scenarios::SCENARIOS;
+use yew::prelude::*;
+
+/// One button per scenario; the open one is pressed.
+#[component(Picker)]
+pub fn picker(props: &Panel) -> Html {
+    html! {
+        <nav class="picker" aria-label="Scenarios">
+            <ul>
+                { for SCENARIOS.iter().map(|s| {
+                    let send = props.send.clone();
+                    let id = s.id;
+                    let pressed = props.lab.scenario == id;
+                    html! {
+                        <li>
+                            <button type="button" aria-pressed={pressed.to_string()} class={classes!(pressed.then_some("current"))}
+                                onclick={move |_| send.emit(Action::Pick(id))}>{ s.title }</button>
+                        </li>
+                    }
+                }) }
+            </ul>
+        </nav>
+    }
+}

@@ -1,0 +1,35 @@
+//! The sequence diagram with back and forward, and its text twin.
+
+use super::Panel;
+use crate::diagrams::sequence;
+use crate::state::Action;
+use yew::prelude::*;
+
+/// The diagram panel.
+#[component(Sequence)]
+pub fn sequence_panel(props: &Panel) -> Html {
+    let events = &props.lab.run.trace.events;
+    let shown = props.lab.cursor.unwrap_or(events.len()).min(events.len());
+    let act = |action: Action| {
+        let send = props.send.clone();
+        Callback::from(move |_: MouseEvent| send.emit(action.clone()))
+    };
+    html! {
+        <section class="sequence-panel" aria-labelledby="sequence-title">
+            <div class="panel-head">
+                <h2 id="sequence-title">{ "Sequence" }</h2>
+                <div class="stepper" role="group" aria-label="Step through the diagram">
+                    <button type="button" onclick={act(Action::Step(-1))} disabled={shown <= 1}>{ "◀ Back" }</button>
+                    <span class="step-count">{ format!("step {shown} of {}", events.len()) }</span>
+                    <button type="button" onclick={act(Action::Step(1))} disabled={shown >= events.len()}>{ "Forward ▶" }</button>
+                    <button type="button" class="secondary" onclick={act(Action::ShowAll)}>{ "Show all" }</button>
+                </div>
+            </div>
+            <div class="diagram-scroll">{ sequence::diagram(&events[..shown]) }</div>
+            <details>
+                <summary>{ "The diagram as text" }</summary>
+                { sequence::text_twin(&events[..shown]) }
+            </details>
+        </section>
+    }
+}

@@ -1,0 +1,41 @@
+//! The clock timeline and the table of attempts.
+
+use super::Panel;
+use crate::diagrams::timeline;
+use mrtr_sim::scenarios::Answered;
+use yew::prelude::*;
+
+/// The timeline panel, for scenarios built on one ticket.
+#[component(Timeline)]
+pub fn timeline_panel(props: &Panel) -> Html {
+    let verdicts = &props.lab.run.verdicts;
+    if !props.lab.takes_moves() || verdicts.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section class="timeline-panel" aria-labelledby="timeline-title">
+            <h2 id="timeline-title">{ "Against the clock" }</h2>
+            <div class="diagram-scroll">{ timeline::diagram(verdicts, 120_000) }</div>
+            <table class="attempts">
+                <caption>{ "Attempts on the ticket" }</caption>
+                <thead><tr><th scope="col">{ "Move" }</th><th scope="col">{ "Time" }</th><th scope="col">{ "Token" }</th><th scope="col">{ "Replica" }</th><th scope="col">{ "Verdict" }</th></tr></thead>
+                <tbody>
+                    { for verdicts.iter().map(|v| {
+                        let passed = matches!(v.answered, Answered::Accepted { .. });
+                        html! {
+                            <tr>
+                                <td>{ v.title.clone() }</td>
+                                <td>{ mrtr_ticket::secs(v.at_ms) }</td>
+                                <td>{ v.bearer.clone() }</td>
+                                <td>{ v.replica.map_or("–", |r| r.name()) }</td>
+                                <td class={if passed { "verdict-pass" } else { "verdict-fail" }}>
+                                    { format!("{} {}", if passed { "✓" } else { "✗" }, v.answered.word()) }
+                                </td>
+                            </tr>
+                        }
+                    }) }
+                </tbody>
+            </table>
+        </section>
+    }
+}

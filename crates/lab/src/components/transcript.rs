@@ -1,0 +1,32 @@
+//! The raw JSON-RPC transcript: the exact bytes, one message per line.
+
+use super::{copy, Panel};
+use mrtr_sim::trace::Actor;
+use yew::prelude::*;
+
+/// Every wire line so far, with its direction and replica.
+#[component(Transcript)]
+pub fn transcript(props: &Panel) -> Html {
+    let events = &props.lab.run.trace.events;
+    let shown = props.lab.cursor.unwrap_or(events.len()).min(events.len());
+    let lines: Vec<String> = events[..shown]
+        .iter()
+        .filter_map(|e| {
+            let line = e.line.as_ref()?;
+            let (arrow, who) = if e.from == Actor::Client { ("-->", e.to.name()) } else { ("<--", e.from.name()) };
+            let era = if e.earlier_era { " (earlier era)" } else { "" };
+            Some(format!("{arrow} [{} {who}{era}] {line}", mrtr_ticket::secs(e.at_ms)))
+        })
+        .collect();
+    let all = lines.join("\n");
+    let on_copy = Callback::from(move |_: MouseEvent| copy(&all));
+    html! {
+        <section class="transcript" aria-labelledby="transcript-title">
+            <div class="panel-head">
+                <h2 id="transcript-title">{ "Raw JSON-RPC" }</h2>
+                <button type="button" class="secondary" onclick={on_copy}>{ "Copy transcript" }</button>
+            </div>
+            <pre class="raw-lines" tabindex="0" aria-label="Raw JSON-RPC lines">{ for lines.iter().map(|l| html! { <>{ l.clone() }{ "\n" }</> }) }</pre>
+        </section>
+    }
+}

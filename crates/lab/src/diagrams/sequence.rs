@@ -1,0 +1,89 @@
+//! The sequence diagram: one lane per actor, one row per event, growing step by step.
+
+use super::clip;
+use mrtr_sim::trace::{Actor, Event, Kind};
+use yew::prelude::*;
+
+const WIDTH: f64 = 760.0;
+const TOP: f64 = 44.0;
+const ROW: f64 = 30.0;
+
+fn lane_x(actor: Actor) -> f64 {
+    let index = Actor::ALL.iter().position(|a| *a == actor).unwrap_or(0) as f64;
+    70.0 + index * 124.0
+}
+
+fn class_of(event: &Event) -> &'static str {
+    match event.kind {
+        Kind::Request => "seq-request",
+        Kind::Response if event.summary.starts_with("error") => "seq-error",
+        Kind::Response => "seq-response",
+        Kind::Checks if event.summary.ends_with("all passed") => "seq-pass",
+        Kind::Checks => "seq-error",
+        Kind::Fault => "seq-error",
+        Kind::Effect => "seq-effect",
+        Kind::Ask | Kind::Answer => "seq-person",
+        _ => "seq-note",
+    }
+}
+
+/// The diagram for the first `shown` events (the ones that draw: routes and clock moves are
+/// folded into the rows they belong to).
+pub fn diagram(events: &[Event]) -> Html {
+    let rows: Vec<&Event> = events.iter().filter(|e| !matches!(e.kind, Kind::Route | Kind::Clock)).collect();
+    let height = TOP + ROW * rows.len().max(1) as f64 + 16.0;
+    let lanes = Actor::ALL.iter().map(|actor| {
+        let x = lane_x(*actor);
+        html! {
+            <g class="seq-lane">
+                <rect x={(x - 54.0).to_string()} y="6" width="108" height="24" rx="6" />
+                <text x={x.to_string()} y="23" text-anchor="middle">{ actor.name() }</text>
+                <line x1={x.to_string()} y1="30" x2={x.to_string()} y2={height.to_string()} />
+            </g>
+        }
+    });
+    let arrows = rows.iter().enumerate().map(|(i, event)| {
+        let y = TOP + ROW * i as f64 + 12.0;
+        let (from, to) = (lane_x(event.from), lane_x(event.to));
+        let label = format!("{} · {}", mrtr_ticket::secs(event.at_ms), clip(&event.summary, 58));
+        let class = class_of(event);
+        if event.from == event.to {
+            html! {
+                <g class={class}>
+                    <circle cx={from.to_string()} cy={y.to_string()} r="5" />
+                    <text x={(from + 10.0).to_string()} y={(y + 4.0).to_string()}>{ label }</text>
+                </g>
+            }
+        } else {
+            let left = from.min(to);
+            let head = if from < to { to - 8.0 } else { to + 8.0 };
+            let points = format!("{to},{y} {head},{} {head},{}", y - 4.0, y + 4.0);
+            html! {
+                <g class={class}>
+                    <line x1={from.to_string()} y1={y.to_string()} x2={to.to_string()} y2={y.to_string()} />
+                    <polygon points={points} />
+                    <text x={(left + 8.0).to_string()} y={(y - 5.0).to_string()}>{ label }</text>
+                </g>
+            }
+        }
+    });
+    html! {
+        <svg class="sequence" viewBox={format!("0 0 {WIDTH} {height}")} role="img" aria-labelledby="seq-title seq-desc">
+            <title id="seq-title">{ "Sequence diagram" }</title>
+            <desc id="seq-desc">{ format!("{} steps between client, balancer, replicas A and B, person and ledger; the same steps are listed as text below.", rows.len()) }</desc>
+            { for lanes }
+            { for arrows }
+        </svg>
+    }
+}
+
+/// The same events as an ordered list: the diagram's text twin.
+pub fn text_twin(events: &[Event]) -> Html {
+    html! {
+        <ol class="seq-text">
+            { for events.iter().filter(|e| !matches!(e.kind, Kind::Route | Kind::Clock)).map(|e| html! {
+                <li>{ format!("{}: {} → {}: {}", mrtr_ticket::secs(e.at_ms), e.from.name(), e.to.name(), e.summary) }</li>
+            }) }
+        </ol>
+    }
+}

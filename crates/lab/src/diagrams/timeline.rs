@@ -1,0 +1,45 @@
+//! The clock timeline, as in the lesson: minted at 0, expiry at 120 s, each attempt plotted
+//! at its time with its verdict.
+
+use mrtr_sim::scenarios::{Answered, Verdict};
+use yew::prelude::*;
+
+const WIDTH: f64 = 760.0;
+const LEFT: f64 = 40.0;
+const RIGHT: f64 = 40.0;
+
+/// The timeline for these attempts on a ticket that lives `ttl_ms`.
+pub fn diagram(verdicts: &[Verdict], ttl_ms: u64) -> Html {
+    let end = verdicts.iter().map(|v| v.at_ms).max().unwrap_or(0).max(ttl_ms + ttl_ms / 2).max(1);
+    let x = |ms: u64| LEFT + (WIDTH - LEFT - RIGHT) * ms as f64 / end as f64;
+    let height = 110.0 + 22.0 * verdicts.len() as f64;
+    let expiry = x(ttl_ms);
+    let points = verdicts.iter().enumerate().map(|(i, v)| {
+        let (cx, cy) = (x(v.at_ms), 92.0 + 22.0 * i as f64);
+        let passed = matches!(v.answered, Answered::Accepted { .. });
+        let mark = if passed { "✓" } else { "✗" };
+        let class = if passed { "tl-pass" } else { "tl-fail" };
+        let label = format!("{mark} {} s · {} · {}", v.at_ms / 1000, v.title, v.answered.word());
+        let anchor = if cx > WIDTH * 0.6 { "end" } else { "start" };
+        let tx = if anchor == "end" { cx - 9.0 } else { cx + 9.0 };
+        html! {
+            <g class={class}>
+                <line class="tl-drop" x1={cx.to_string()} y1="52" x2={cx.to_string()} y2={cy.to_string()} />
+                <circle cx={cx.to_string()} cy={cy.to_string()} r="6" />
+                <text x={tx.to_string()} y={(cy + 4.0).to_string()} text-anchor={anchor}>{ label }</text>
+            </g>
+        }
+    });
+    html! {
+        <svg class="timeline" viewBox={format!("0 0 {WIDTH} {height}")} role="img" aria-labelledby="tl-title tl-desc">
+            <title id="tl-title">{ "Clock timeline" }</title>
+            <desc id="tl-desc">{ format!("The ticket is minted at 0 s and expires at {} s; {} attempts are plotted at their times with their verdicts, also listed in the attempts table.", ttl_ms / 1000, verdicts.len()) }</desc>
+            <rect class="tl-alive" x={x(0).to_string()} y="40" width={(expiry - x(0)).to_string()} height="12" />
+            <rect class="tl-dead" x={expiry.to_string()} y="40" width={(x(end) - expiry).to_string()} height="12" />
+            <text x={x(0).to_string()} y="30">{ "minted, 0 s" }</text>
+            <text x={expiry.to_string()} y="30" text-anchor="middle">{ format!("expires, {} s", ttl_ms / 1000) }</text>
+            <line class="tl-expiry" x1={expiry.to_string()} y1="34" x2={expiry.to_string()} y2={height.to_string()} />
+            { for points }
+        </svg>
+    }
+}

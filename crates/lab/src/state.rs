@@ -1,0 +1,224 @@
+//! The lab's one state, the actions a student can take, and the pure reducer that calls
+//! the simulation. Components only render this state and send actions.
+
+use mrtr_sim::cluster::{RecordMode, Replica};
+use mrtr_sim::moves::{self, Move, OwnAttempt};
+use mrtr_sim::person::Reply;
+use mrtr_sim::scenarios::{self, Options, Run, Verdict, SCENARIOS};
+use mrtr_ticket::{with_payload, Mode};
+use serde_json::Value;
+use std::rc::Rc;
+use yew::Reducible;
+
+/// Everything the page shows is computed from this.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lab {
+    /// The open scenario.
+    pub scenario: &'static str,
+    /// Moves played so far, in order.
+    pub played: Vec<Move>,
+    /// The student's own attempt, when they have edited something.
+    pub own: Option<OwnAttempt>,
+    /// The replay record.
+    pub record: RecordMode,
+    /// Signed, sealed or unsigned tickets.
+    pub mode: Mode,
+    /// How the person answers.
+    pub reply: Reply,
+    /// The scenario's result for all of the above.
+    pub run: Rc<Run>,
+    /// How many trace events the diagrams show (`None`: all of them).
+    pub cursor: Option<usize>,
+}
+
+/// What a student can do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Open another scenario.
+    Pick(&'static str),
+    /// Play a move against the ticket.
+    Play(Move),
+    /// Start the scenario again (keeps the switches).
+    Reset,
+    /// Switch the replay record.
+    Record(RecordMode),
+    /// Switch signing / sealing.
+    Protect(Mode),
+    /// Change how the person answers.
+    Reply(Reply),
+    /// Replace the ticket of your attempt with this text.
+    EditTicket(String),
+    /// Replace one top-level payload member, keeping the old signature.
+    EditPayload(String, Value),
+    /// Change the character at this position of your attempt's ticket.
+    FlipAt(usize),
+    /// Sign your attempt's payload again with the attacker's key.
+    Resign,
+    /// Send your attempt at this time (ms after minting).
+    Clock(u64),
+    /// Send your attempt with this bearer token.
+    Bearer(String),
+    /// Send your attempt to this replica (or let the balancer choose).
+    Replica(Option<Replica>),
+    /// Send your attempt with these arguments.
+    Arguments(Value),
+    /// Go back to the ticket the server gave.
+    ResetAttempt,
+    /// Move the diagrams' cursor by this many events.
+    Step(isize),
+    /// Show every event.
+    ShowAll,
+}
+
+impl Lab {
+    /// The lab opened on a scenario with default switches.
+    pub fn open(scenario: &str) -> Lab {
+        let scenario = SCENARIOS.iter().find(|s| s.id == scenario).map_or("deploy", |s| s.id);
+        let mut lab = Lab {
+            scenario,
+            played: Vec::new(),
+            own: None,
+            record: default_record(scenario),
+            mode: default_mode(scenario),
+            reply: Reply::Accept,
+            run: Rc::new(empty_run()),
+            cursor: None,
+        };
+        lab.recompute();
+        lab
+    }
+
+    /// Whether the open scenario plays moves.
+    pub fn takes_moves(&self) -> bool {
+        scenarios::find(self.scenario).is_some_and(|s| s.takes_moves)
+    }
+
+    /// The ticket the server gave in this scenario.
+    pub fn minted_ticket(&self) -> &str {
+        self.run.figure("ticket").as_str().unwrap_or_default()
+    }
+
+    /// The ticket your attempt sends.
+    pub fn attempt_ticket(&self) -> String {
+        self.own.as_ref().and_then(|o| o.ticket.clone()).unwrap_or_else(|| self.minted_ticket().to_owned())
+    }
+
+    /// The last attempt's verdict: what the checks panel shows.
+    pub fn latest(&self) -> Option<&Verdict> {
+        self.run.verdicts.last()
+    }
+
+    /// True when one move (the honest retry) has gone through, as the lesson asks.
+    pub fn found_the_clean_move(&self) -> bool {
+        self.run
+            .verdicts
+            .iter()
+            .any(|v| v.by == Move::Honest.id() && matches!(v.answered, scenarios::Answered::Accepted { .. }))
+    }
+
+    fn options(&self) -> Options {
+        let takes_moves = self.takes_moves();
+        Options {
+            moves: takes_moves.then(|| self.played.clone()),
+            attempt: if takes_moves { self.own.clone() } else { None },
+            record: Some(self.record),
+            mode: Some(self.mode),
+            reply: Some(self.reply),
+            ..Options::default()
+        }
+    }
+
+    fn recompute(&mut self) {
+        self.run = Rc::new(scenarios::run(self.scenario, &self.options()).unwrap_or_else(|_| empty_run()));
+        self.cursor = None;
+    }
+
+    fn own_mut(&mut self) -> &mut OwnAttempt {
+        self.own.get_or_insert_with(OwnAttempt::default)
+    }
+
+    /// Applies one action; the simulation runs again.
+    pub fn apply(mut self, action: Action) -> Lab {
+        match action {
+            Action::Pick(scenario) => return Lab::open(scenario),
+            Action::Play(by) => {
+                self.played.push(by);
+                self.own = None;
+            }
+            Action::Reset => {
+                self.played.clear();
+                self.own = None;
+            }
+            Action::Record(record) => self.record = record,
+            Action::Protect(mode) => self.mode = mode,
+            Action::Reply(reply) => self.reply = reply,
+            Action::EditTicket(text) => self.own_mut().ticket = Some(text),
+            Action::EditPayload(member, value) => {
+                let ticket = self.attempt_ticket();
+                if let Some(mut payload) = mrtr_ticket::inspect(&ticket).payload {
+                    payload[member.as_str()] = value;
+                    self.own_mut().ticket = Some(with_payload(&ticket, &payload));
+                }
+            }
+            Action::FlipAt(at) => {
+                let ticket = moves::flip_char_at(&self.attempt_ticket(), at);
+                self.own_mut().ticket = Some(ticket);
+            }
+            Action::Resign => {
+                let ticket = moves::resign_with_attacker_key(&self.attempt_ticket());
+                self.own_mut().ticket = Some(ticket);
+            }
+            Action::Clock(at_ms) => self.own_mut().at_ms = Some(at_ms),
+            Action::Bearer(bearer) => self.own_mut().bearer = Some(bearer),
+            Action::Replica(replica) => self.own_mut().replica = replica,
+            Action::Arguments(arguments) => self.own_mut().arguments = Some(arguments),
+            Action::ResetAttempt => self.own = Some(OwnAttempt::default()),
+            Action::Step(delta) => {
+                let total = self.run.trace.events.len();
+                let at = self.cursor.unwrap_or(total) as isize + delta;
+                self.cursor = Some(at.clamp(1, total as isize) as usize);
+                return self;
+            }
+            Action::ShowAll => {
+                self.cursor = None;
+                return self;
+            }
+        }
+        self.recompute();
+        self
+    }
+}
+
+impl Reducible for Lab {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        Rc::new((*self).clone().apply(action))
+    }
+}
+
+fn default_record(scenario: &str) -> RecordMode {
+    if scenario == "voucher" {
+        RecordMode::Shared
+    } else {
+        RecordMode::Off
+    }
+}
+
+fn default_mode(scenario: &str) -> Mode {
+    match scenario {
+        "careless" => Mode::Unsigned,
+        "sealed" => Mode::Sealed,
+        _ => Mode::Signed,
+    }
+}
+
+fn empty_run() -> Run {
+    Run {
+        scenario: "deploy",
+        trace: Default::default(),
+        verdicts: Vec::new(),
+        ledger: Default::default(),
+        figures: Default::default(),
+    }
+}
