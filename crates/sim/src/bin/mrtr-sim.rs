@@ -49,7 +49,7 @@ fn usage_error(why: &str) -> ExitCode {
 
 enum Command {
     List,
-    Run { scenario: String, options: Options, json: bool },
+    Run { scenario: String, options: Box<Options>, json: bool },
 }
 
 fn parse(args: &[String]) -> Result<Command, String> {
@@ -123,7 +123,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
         options.moves = Some(moves);
     }
     let scenario = scenario.ok_or("which scenario? (--list shows them)")?;
-    Ok(Command::Run { scenario, options, json })
+    Ok(Command::Run { scenario, options: Box::new(options), json })
 }
 
 fn list() {
