@@ -219,13 +219,7 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
             (parked_while_waiting, "completed".into())
         }
         Twist::AnswerElsewhere => {
-            world.trace.push(
-                world.now(),
-                Actor::ReplicaB,
-                Actor::ReplicaB,
-                Kind::Fault,
-                "replica B has no call waiting for answer 0: dropped",
-            );
+            dropped_on_b(world);
             world.cluster.advance(LEGACY_TIMEOUT_MS);
             let line = jsonrpc::error(call_id.into(), -32001, "Request timed out", None);
             world.trace.wire_earlier_era(
@@ -239,13 +233,7 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
             (parked_while_waiting, "timed out".into())
         }
         Twist::InstanceDies => {
-            world.trace.push(
-                world.now(),
-                Actor::ReplicaB,
-                Actor::ReplicaB,
-                Kind::Fault,
-                "replica B has no call waiting for answer 0: dropped",
-            );
+            dropped_on_b(world);
             world.trace.push(
                 world.now(),
                 Actor::Client,
@@ -256,4 +244,16 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
             (parked_while_waiting, "call lost".into())
         }
     }
+}
+
+/// The answer reached replica B, which has no parked call for it.
+fn dropped_on_b(world: &mut World) {
+    let now = world.now();
+    world.trace.push(
+        now,
+        Actor::ReplicaB,
+        Actor::ReplicaB,
+        Kind::Fault,
+        "replica B has no call waiting for answer 0: dropped",
+    );
 }
