@@ -20,6 +20,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod campaign;
 pub mod client;
 pub mod cluster;
 pub mod jsonrpc;

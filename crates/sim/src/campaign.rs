@@ -1,0 +1,187 @@
+//! The attack campaign: thousands of random malicious moves against the codec as a replica
+//! runs it, counted by the check that stopped each. Chunked, so a page can show progress.
+//!
+//! A move is one mutation of a genuine ticket (or of its context: principal, clock, request)
+//! plus one full `open`, with the replay record when it is on.
+
+use crate::cluster::{RecordMode, ATTACKER_KEY, LAB_KEY};
+use crate::moves::{flip_char_at, Move};
+use crate::rng::SimRng;
+use mrtr_ticket::{
+    inspect, with_payload, Codec, Expect, FixedNonces, Key, Mint, Mode, NoRecord, ReplayRecord, RequestDigest,
+    UsedNonces,
+};
+use serde::Serialize;
+use serde_json::json;
+use std::collections::BTreeMap;
+
+/// The moves a campaign draws from.
+pub const CAMPAIGN_MOVES: [Move; 9] = [
+    Move::Honest,
+    Move::TamperByte,
+    Move::EditPayload,
+    Move::ResignOtherKey,
+    Move::OtherPrincipal,
+    Move::TooLate,
+    Move::SendTwice,
+    Move::OtherArguments,
+    Move::Hello,
+];
+
+const POOL: usize = 64;
+const TTL_MS: u64 = 120_000;
+
+/// How many moves each check stopped, and how many got through.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Histogram {
+    /// By failed check id, or `accepted`.
+    pub by_verdict: BTreeMap<String, u64>,
+    /// Moves that got through although they were not honest (a replay, a forged price…).
+    pub slipped_through: BTreeMap<String, u64>,
+    /// Moves played so far.
+    pub total: u64,
+}
+
+/// A campaign in progress.
+#[derive(Debug)]
+pub struct Campaign {
+    codec: Codec,
+    forger: Codec,
+    rng: SimRng,
+    record: Box<dyn ReplayRecordDebug>,
+    tickets: Vec<String>,
+    used: Vec<bool>,
+    request: RequestDigest,
+    other_request: RequestDigest,
+    histogram: Histogram,
+}
+
+/// A replay record that can be printed (for `Debug`).
+pub trait ReplayRecordDebug: ReplayRecord + std::fmt::Debug {}
+impl<T: ReplayRecord + std::fmt::Debug> ReplayRecordDebug for T {}
+
+impl Campaign {
+    /// A campaign against a server protecting tickets with `mode`, keeping `record`.
+    pub fn new(seed: u64, mode: Mode, record: RecordMode) -> Campaign {
+        let key = |k: &[u8; 32]| Key::new(k).unwrap_or_else(|_| unreachable!("32 bytes"));
+        let codec = Codec::new(key(LAB_KEY), mode);
+        let mut rng = SimRng::new(seed);
+        let request = RequestDigest::of("tools/call", &json!({"name": "deploy", "arguments": {"env": "staging"}}));
+        let other_request = RequestDigest::of("tools/call", &json!({"name": "deploy", "arguments": {"env": "prod"}}));
+        let tickets = (0..POOL)
+            .map(|_| {
+                let mint = Mint {
+                    principal: "bob".into(),
+                    request: request.clone(),
+                    data: json!({"env": "staging"}),
+                    now_ms: 0,
+                    ttl_ms: TTL_MS,
+                };
+                codec.mint(&mint, &mut rng)
+            })
+            .collect();
+        let record: Box<dyn ReplayRecordDebug> = match record {
+            RecordMode::Off => Box::new(NoRecord),
+            RecordMode::Shared | RecordMode::PerReplica => Box::new(UsedNonces::new()),
+        };
+        Campaign {
+            codec,
+            forger: Codec::new(key(ATTACKER_KEY), Mode::Signed),
+            rng,
+            record,
+            tickets,
+            used: vec![false; POOL],
+            request,
+            other_request,
+            histogram: Histogram::default(),
+        }
+    }
+
+    /// Plays `count` more random moves.
+    pub fn play(&mut self, count: u64) {
+        for _ in 0..count {
+            self.play_one();
+        }
+    }
+
+    /// The counts so far.
+    pub fn histogram(&self) -> &Histogram {
+        &self.histogram
+    }
+
+    fn play_one(&mut self) {
+        let by = CAMPAIGN_MOVES[self.rng.below(CAMPAIGN_MOVES.len() as u64) as usize];
+        let mut pick = self.rng.below(POOL as u64) as usize;
+        if by == Move::SendTwice {
+            // A replay presents a ticket that was already redeemed, when there is one.
+            if let Some(used) = (0..POOL).map(|i| (pick + i) % POOL).find(|&i| self.used[i]) {
+                pick = used;
+            }
+        }
+        let genuine = &self.tickets[pick];
+        let (mut principal, mut now_ms, mut request) = ("bob", 1_000 + self.rng.below(TTL_MS - 2_000), &self.request);
+        let ticket = match by {
+            Move::TamperByte => flip_char_at(genuine, self.rng.below(genuine.len() as u64) as usize),
+            Move::EditPayload | Move::ResignOtherKey => {
+                let mut payload = inspect(genuine).payload.unwrap_or_else(|| json!({}));
+                payload["data"] = json!({"env": "prod"});
+                if by == Move::EditPayload {
+                    with_payload(genuine, &payload)
+                } else {
+                    let bytes = mrtr_ticket::canonical_json(&payload);
+                    self.forger.wrap_payload(bytes.as_bytes(), &mut FixedNonces(vec![9]))
+                }
+            }
+            Move::Hello => "hello".to_owned(),
+            _ => genuine.clone(),
+        };
+        match by {
+            Move::OtherPrincipal => principal = "alice",
+            Move::TooLate => now_ms = TTL_MS + self.rng.below(10 * TTL_MS),
+            Move::OtherArguments => request = &self.other_request,
+            _ => {}
+        }
+        let expect = Expect { principal, request, now_ms };
+        let opened = self.codec.open(&ticket, &expect, Some(self.record.as_mut() as &mut dyn ReplayRecord));
+        let word = opened.failure().map_or("accepted", |f| f.check().id()).to_owned();
+        if opened.is_ok() {
+            // A "replay" of a ticket nobody had used yet is just its first, honest use.
+            let replayed = by == Move::SendTwice && self.used[pick];
+            self.used[pick] = true;
+            if by != Move::Honest && (by != Move::SendTwice || replayed) {
+                *self.histogram.slipped_through.entry(by.id().to_owned()).or_default() += 1;
+            }
+        }
+        *self.histogram.by_verdict.entry(word).or_default() += 1;
+        self.histogram.total += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_histogram_sums_to_n_and_only_replays_slip_through_a_signing_server() {
+        let mut campaign = Campaign::new(1, Mode::Signed, RecordMode::Off);
+        campaign.play(5_000);
+        let h = campaign.histogram();
+        assert_eq!(h.total, 5_000);
+        assert_eq!(h.by_verdict.values().sum::<u64>(), 5_000);
+        assert_eq!(h.slipped_through.keys().collect::<Vec<_>>(), ["send-twice"]);
+        for check in ["signature", "principal", "expiry", "request", "shape"] {
+            assert!(h.by_verdict.get(check).copied().unwrap_or(0) > 0, "{check} stopped nothing");
+        }
+    }
+
+    #[test]
+    fn the_record_stops_replays_and_signing_off_lets_forgeries_through() {
+        let mut recorded = Campaign::new(2, Mode::Signed, RecordMode::Shared);
+        recorded.play(5_000);
+        assert!(recorded.histogram().slipped_through.is_empty(), "{:?}", recorded.histogram());
+        assert!(recorded.histogram().by_verdict["single-use"] > 0);
+        let mut careless = Campaign::new(3, Mode::Unsigned, RecordMode::Off);
+        careless.play(5_000);
+        assert!(careless.histogram().slipped_through.contains_key("edit-payload"));
+    }
+}
