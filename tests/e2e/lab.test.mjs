@@ -3,13 +3,20 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { equal, noProblems, ok } from "./assert.mjs";
 
-const status = (page) => page.getByRole("status").textContent();
+/** Waits until Yew has rendered what the last event scheduled (two animation frames). */
+const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+const status = async (page) => {
+  await settle(page);
+  return page.getByRole("status").textContent();
+};
 const failedCheck = async (page) => {
+  await settle(page);
   const failed = page.locator(".check-fail");
   return (await failed.count()) ? failed.getAttribute("data-check") : null;
 };
 async function play(page, title) {
-  await page.getByRole("button", { name: title }).first().click();
+  await page.getByRole("button", { name: title, exact: true }).click();
+  await settle(page);
 }
 async function openMoves(page) {
   await page.getByText("More moves").click();
@@ -98,14 +105,19 @@ export const tests = {
 
   async "a keyboard alone can walk through a scenario"(ctx) {
     const page = await ctx.openPage("#deploy");
+    await page.getByRole("button", { name: "Honest retry", exact: true }).waitFor();
     let reached = "";
-    for (let i = 0; i < 60 && !reached.includes("Honest retry"); i++) {
+    for (let i = 0; i < 60 && !reached.startsWith("BUTTON Honest retry"); i++) {
       await page.keyboard.press("Tab");
-      reached = await page.evaluate(() => document.activeElement?.textContent ?? "");
+      reached = await page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent ?? ""}`);
     }
-    ok(reached.includes("Honest retry"), `Tab never reached the honest retry (last: ${reached})`);
-    const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
-    ok(outline !== "none", "the focused button shows a visible focus ring");
+    ok(reached.startsWith("BUTTON Honest retry"), `Tab never reached the honest retry (last: ${reached.slice(0, 80)})`);
+    const focus = await page.evaluate(() => {
+      const el = document.activeElement;
+      const style = getComputedStyle(el);
+      return { tag: el.tagName, visible: el.matches(":focus-visible"), outline: `${style.outlineStyle} ${style.outlineWidth}` };
+    });
+    ok(focus.tag === "BUTTON" && focus.visible && !focus.outline.startsWith("none"), `no visible focus ring: ${JSON.stringify(focus)}`);
     await page.keyboard.press("Enter");
     ok((await status(page)).includes("accepted"), await status(page));
     await page.keyboard.press("Tab");
@@ -144,6 +156,24 @@ export const tests = {
         await page.context().close();
       }
     }
+  },
+
+  async "a shared link restores the same situation and verdicts"(ctx) {
+    const page = await ctx.openPage("#deploy");
+    await play(page, "Honest retry");
+    await play(page, "alice replays bob's ticket");
+    await page.getByRole("radio", { name: "shared by A and B" }).check();
+    await page.getByLabel(/Clock: sent/).fill("130");
+    const verdicts = await page.locator(".attempts tbody").textContent();
+    const checks = await page.locator(".check-list").textContent();
+    const link = page.url();
+    ok(link.includes("m=honest,other-principal") && link.includes("r=shared") && link.includes("c=130000"), link);
+    await page.context().close();
+    const again = await ctx.openPage(link.slice(ctx.baseUrl.length));
+    equal(await again.locator(".attempts tbody").textContent(), verdicts, "the same attempts and verdicts");
+    equal(await again.locator(".check-list").textContent(), checks, "the same checks");
+    noProblems(again);
+    await again.context().close();
   },
 
   async "the lab fits a phone"(ctx) {

@@ -15,6 +15,7 @@
 
 pub mod components;
 pub mod diagrams;
+pub mod share;
 pub mod state;
 
 use components::{
@@ -59,17 +60,39 @@ fn apply_theme(theme: &str) {
     }
 }
 
-fn scenario_from_hash() -> String {
+fn current_fragment() -> String {
     web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .map(|h| h.trim_start_matches('#').to_owned())
         .unwrap_or_default()
 }
 
+/// Writes the situation into the address bar without adding a history entry.
+fn show_fragment(fragment: &str) {
+    if current_fragment() == fragment {
+        return;
+    }
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{fragment}")));
+    }
+}
+
+/// Restores the situation when someone pastes another link into the same tab.
+fn on_hash_change(send: Callback<state::Action>) -> Option<wasm_bindgen::closure::Closure<dyn FnMut()>> {
+    let window = web_sys::window()?;
+    let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+        send.emit(state::Action::Restore(current_fragment()))
+    });
+    window
+        .add_event_listener_with_callback("hashchange", wasm_bindgen::JsCast::unchecked_ref(closure.as_ref()))
+        .ok()?;
+    Some(closure)
+}
+
 /// The whole lab.
 #[component(App)]
 pub fn app() -> Html {
-    let lab = use_reducer(|| Lab::open(&scenario_from_hash()));
+    let lab = use_reducer(|| share::from_fragment(&current_fragment()));
     let theme =
         use_state(|| storage().and_then(|s| s.get_item(THEME_KEY).ok().flatten()).unwrap_or_else(|| "system".into()));
     {
@@ -89,7 +112,13 @@ pub fn app() -> Html {
         let lab = lab.clone();
         Callback::from(move |action| lab.dispatch(action))
     };
+    {
+        let send = send.clone();
+        // The listener lives as long as the app: it is leaked on purpose.
+        use_effect_with((), move |_| std::mem::forget(on_hash_change(send)));
+    }
     let state: Rc<Lab> = Rc::new((*lab).clone());
+    use_effect_with(share::to_fragment(&state), |fragment| show_fragment(fragment));
     let takes_moves = state.takes_moves();
     html! {
         <>

@@ -68,6 +68,8 @@ pub enum Action {
     Step(isize),
     /// Show every event.
     ShowAll,
+    /// Replace everything with the situation a shared link describes.
+    Restore(String),
 }
 
 impl Lab {
@@ -141,6 +143,7 @@ impl Lab {
     pub fn apply(mut self, action: Action) -> Lab {
         match action {
             Action::Pick(scenario) => return Lab::open(scenario),
+            Action::Restore(fragment) => return crate::share::from_fragment(&fragment),
             Action::Play(by) => {
                 self.played.push(by);
                 self.own = None;

@@ -1,6 +1,6 @@
 //! What the scenario teaches and the rule behind it.
 
-use super::Panel;
+use super::{copy, Panel};
 use mrtr_sim::scenarios;
 use yew::prelude::*;
 
@@ -15,6 +15,9 @@ pub fn intro(props: &Panel) -> Html {
             <h2 id="intro-title">{ scenario.title }</h2>
             <p>{ scenario.teaches }</p>
             <p class="rule"><strong>{ "The rule: " }</strong>{ scenario.rule }</p>
+            <button type="button" class="secondary" onclick={|_| copy(&web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default())}>
+                { "Copy link to this situation" }
+            </button>
         </section>
     }
 }

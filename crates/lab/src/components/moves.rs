@@ -20,12 +20,13 @@ const LESSON: [Move; 8] = [
 
 fn button(by: Move, send: &Callback<Action>) -> Html {
     let send = send.clone();
+    let what = format!("move-{}-what", by.id());
     html! {
-        <li>
-            <button type="button" class="move" onclick={move |_| send.emit(Action::Play(by))}>
-                <span class="move-title">{ by.title() }</span>
-                <span class="move-what">{ by.what() }</span>
+        <li class="move">
+            <button type="button" class="move-title" aria-describedby={what.clone()} onclick={move |_| send.emit(Action::Play(by))}>
+                { by.title() }
             </button>
+            <span class="move-what" id={what}>{ by.what() }</span>
         </li>
     }
 }
