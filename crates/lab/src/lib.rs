@@ -19,9 +19,9 @@ pub mod share;
 pub mod state;
 
 use components::{
-    answer::Answer, checks::Checks, controls::Controls, editor::Editor, figures::Figures, header::Header, intro::Intro,
-    ledger::LedgerPanel, moves::Moves, picker::Picker, sequence::Sequence, status::Status, timeline::Timeline,
-    transcript::Transcript,
+    answer::Answer, campaign::CampaignPanel, checks::Checks, controls::Controls, editor::Editor, figures::Figures,
+    header::Header, intro::Intro, ledger::LedgerPanel, moves::Moves, picker::Picker, quiz::Quiz, sequence::Sequence,
+    status::Status, timeline::Timeline, transcript::Transcript,
 };
 use state::Lab;
 use std::rc::Rc;
@@ -145,6 +145,12 @@ pub fn app() -> Html {
                     <Transcript lab={state.clone()} send={send.clone()} />
                 </div>
             </main>
+            <div class="after-lab">
+                if takes_moves {
+                    <CampaignPanel lab={state.clone()} />
+                }
+                <Quiz />
+            </div>
             <footer class="site-footer">
                 <p>{ "The server key in this lab is a lab key, printed in its source on purpose: nothing here is secret. Everything runs in your browser; nothing is sent anywhere." }</p>
             </footer>

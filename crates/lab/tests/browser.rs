@@ -7,8 +7,16 @@ use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// Mounts a fresh lab on the deploy scenario (tests share one page, and the lab keeps its
+/// situation in the URL fragment, so each test starts from a known one).
 async fn mount() -> web_sys::Element {
-    let document = web_sys::window().and_then(|w| w.document()).expect("a document");
+    let window = web_sys::window().expect("a window");
+    window
+        .history()
+        .expect("history")
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#deploy"))
+        .expect("replaced");
+    let document = window.document().expect("a document");
     let root = document.create_element("div").expect("a div");
     document.body().expect("a body").append_child(&root).expect("appended");
     yew::Renderer::<mrtr_lab::App>::with_root(root.clone()).render();

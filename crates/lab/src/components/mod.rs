@@ -1,6 +1,7 @@
 //! One small component per file; each takes data and `Callback` props.
 
 pub mod answer;
+pub mod campaign;
 pub mod checks;
 pub mod controls;
 pub mod editor;
@@ -10,6 +11,7 @@ pub mod intro;
 pub mod ledger;
 pub mod moves;
 pub mod picker;
+pub mod quiz;
 pub mod sequence;
 pub mod status;
 pub mod timeline;

@@ -1,0 +1,117 @@
+//! Attack at scale: thousands of random malicious moves against the current server set-up,
+//! run in chunks so the page never freezes, with a histogram of the check that stopped each.
+
+use crate::state::Lab;
+use mrtr_sim::campaign::{Campaign, Histogram};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Moves per chunk between two repaints.
+const CHUNK: u64 = 2_000;
+
+/// Props of [`CampaignPanel`].
+#[derive(Properties, PartialEq, Debug)]
+pub struct Props {
+    /// The lab, for its switches (protection, replay record).
+    pub lab: Rc<Lab>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Progress {
+    running: bool,
+    histogram: Histogram,
+    elapsed_ms: f64,
+}
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// The campaign panel.
+#[component(CampaignPanel)]
+pub fn campaign_panel(props: &Props) -> Html {
+    let count = use_state(|| 10_000u64);
+    let seed = use_state(|| 42u64);
+    let progress = use_state(Progress::default);
+    let latest = use_mut_ref(Progress::default);
+    let start = {
+        let (count, seed, progress, latest) = (*count, *seed, progress.clone(), latest.clone());
+        let (mode, record) = (props.lab.mode, props.lab.record);
+        Callback::from(move |_: MouseEvent| {
+            if latest.borrow().running {
+                return;
+            }
+            let campaign = Rc::new(RefCell::new(Campaign::new(seed, mode, record)));
+            let (progress, latest) = (progress.clone(), latest.clone());
+            *latest.borrow_mut() = Progress { running: true, ..Progress::default() };
+            progress.set(latest.borrow().clone());
+            yew::platform::spawn_local(async move {
+                let started = now_ms();
+                let mut played = 0;
+                while played < count {
+                    let step = CHUNK.min(count - played);
+                    campaign.borrow_mut().play(step);
+                    played += step;
+                    let snapshot = Progress {
+                        running: played < count,
+                        histogram: campaign.borrow().histogram().clone(),
+                        elapsed_ms: now_ms() - started,
+                    };
+                    *latest.borrow_mut() = snapshot.clone();
+                    progress.set(snapshot);
+                    yew::platform::time::sleep(Duration::ZERO).await;
+                }
+            });
+        })
+    };
+    let number_input = |state: UseStateHandle<u64>, max: u64| {
+        Callback::from(move |e: InputEvent| {
+            if let Ok(v) = e.target_unchecked_into::<HtmlInputElement>().value().parse::<u64>() {
+                state.set(v.min(max));
+            }
+        })
+    };
+    let h = &progress.histogram;
+    let total = h.total.max(1);
+    let per_second = if progress.elapsed_ms > 0.0 { h.total as f64 / progress.elapsed_ms * 1000.0 } else { 0.0 };
+    html! {
+        <section class="campaign" aria-labelledby="campaign-title">
+            <h2 id="campaign-title">{ "Attack at scale" }</h2>
+            <p class="hint">{ format!(
+                "Random malicious moves against this server set-up ({}, replay record {}): which check stops each, and what gets through.",
+                match props.lab.mode { mrtr_ticket::Mode::Signed => "signed", mrtr_ticket::Mode::Sealed => "sealed", mrtr_ticket::Mode::Unsigned => "signing off" },
+                match props.lab.record { mrtr_sim::cluster::RecordMode::Off => "off", _ => "on" },
+            ) }</p>
+            <div class="campaign-form">
+                <label>{ "Moves " }<input type="number" min="1" max="1000000" value={count.to_string()} oninput={number_input(count.clone(), 1_000_000)} /></label>
+                <label>{ "Seed " }<input type="number" min="0" value={seed.to_string()} oninput={number_input(seed.clone(), u64::MAX)} /></label>
+                <button type="button" onclick={start} disabled={progress.running}>{ if progress.running { "Running…" } else { "Run the campaign" } }</button>
+            </div>
+            <progress max={count.to_string()} value={h.total.to_string()} aria-label="Moves played">{ format!("{} of {}", h.total, *count) }</progress>
+            if h.total > 0 {
+                <p class="campaign-rate">{ format!("{} moves in {:.0} ms: {:.0} moves per second", h.total, progress.elapsed_ms, per_second) }</p>
+                <table class="histogram">
+                    <caption>{ format!("What stopped {} moves", h.total) }</caption>
+                    <thead><tr><th scope="col">{ "Verdict" }</th><th scope="col">{ "Moves" }</th><th scope="col">{ "Share" }</th></tr></thead>
+                    <tbody>
+                        { for h.by_verdict.iter().map(|(verdict, n)| html! {
+                            <tr>
+                                <th scope="row">{ verdict.clone() }</th>
+                                <td>{ n.to_string() }</td>
+                                <td><span class="bar" style={format!("width: {:.1}%", *n as f64 * 100.0 / total as f64)}></span>{ format!(" {:.1} %", *n as f64 * 100.0 / total as f64) }</td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+                if h.slipped_through.is_empty() {
+                    <p class="found">{ "No malicious move got through." }</p>
+                } else {
+                    <p class="found warn">{ format!("Got through: {}.", h.slipped_through.iter().map(|(m, n)| format!("{m} × {n}")).collect::<Vec<_>>().join(", ")) }</p>
+                }
+            }
+        </section>
+    }
+}
