@@ -1,4 +1,6 @@
 // Checking yourself and attacking at scale: the quick check and the campaign.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { equal, noProblems, ok } from "./assert.mjs";
 
 export const tests = {
@@ -37,5 +39,48 @@ export const tests = {
     ok((await panel.textContent()).includes("No malicious move got through."), "with the record nothing does");
     noProblems(page);
     await page.context().close();
+  },
+
+  async "a challenge detects success, gives hints, and explains the impossible one"(ctx) {
+    const page = await ctx.openPage("#deploy");
+    const panel = page.getByRole("region", { name: /Challenges/ });
+    await panel.getByRole("button", { name: "Reset progress" }).click();
+    ok((await panel.getByRole("heading").textContent()).includes("0 of 4 done"));
+    const cheaper = panel.locator('[data-challenge="charge-less"]');
+    await cheaper.getByRole("button", { name: "Show a hint" }).click();
+    ok((await cheaper.textContent()).includes("The quoted price travels inside the ticket"));
+    await cheaper.getByRole("link", { name: "Start here" }).click();
+    await page.getByRole("radio", { name: "signing off" }).check();
+    await page.getByRole("button", { name: "Tamper: edit the payload", exact: true }).click();
+    await page.waitForFunction(() => document.querySelector('[data-challenge="charge-less"]')?.classList.contains("achieved"));
+    ok((await panel.getByRole("heading").textContent()).includes("1 of 4 done"));
+    const prod = panel.locator('[data-challenge="staging-to-prod"]');
+    await prod.getByRole("button", { name: "Give up" }).click();
+    ok((await prod.textContent()).includes("A staging confirmation can only ever be spent on staging"));
+    await page.reload();
+    ok((await page.getByRole("region", { name: /Challenges/ }).getByRole("heading").textContent()).includes("1 of 4 done"), "progress survives a reload");
+    noProblems(page);
+    await page.context().close();
+  },
+
+  async "an exported session imports into a fresh page with the same verdicts"(ctx) {
+    const page = await ctx.openPage("#deploy");
+    await page.getByRole("button", { name: "alice replays bob's ticket", exact: true }).click();
+    await page.getByRole("button", { name: "Honest retry", exact: true }).click();
+    await page.getByRole("radio", { name: "replica A" }).check();
+    const verdicts = await page.locator(".attempts tbody").textContent();
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export session (JSON)" }).click()]);
+    const file = join(ctx.root, "target", "exported-session.json");
+    await download.saveAs(file);
+    ok(readFileSync(file, "utf8").includes('"mrtrLab": 1'), "the export is a session file");
+    await page.context().close();
+    const fresh = await ctx.openPage("#expense");
+    await fresh.getByLabel("Import session").setInputFiles(file);
+    await fresh.waitForFunction(() => document.querySelector(".attempts tbody") !== null);
+    equal(await fresh.locator(".attempts tbody").textContent(), verdicts, "the same attempts after import");
+    await fresh.getByLabel("Import session").setInputFiles({ name: "junk.json", mimeType: "application/json", buffer: Buffer.from("{oops") });
+    ok((await fresh.getByRole("alert").textContent()).includes("Not imported: this file is not JSON"));
+    noProblems(fresh);
+    await fresh.context().close();
   },
 };

@@ -19,9 +19,9 @@ pub mod share;
 pub mod state;
 
 use components::{
-    answer::Answer, campaign::CampaignPanel, checks::Checks, controls::Controls, editor::Editor, figures::Figures,
-    header::Header, intro::Intro, ledger::LedgerPanel, moves::Moves, picker::Picker, quiz::Quiz, sequence::Sequence,
-    status::Status, timeline::Timeline, transcript::Transcript,
+    answer::Answer, campaign::CampaignPanel, challenges::Challenges, checks::Checks, controls::Controls,
+    editor::Editor, figures::Figures, header::Header, intro::Intro, ledger::LedgerPanel, moves::Moves, picker::Picker,
+    quiz::Quiz, sequence::Sequence, status::Status, timeline::Timeline, transcript::Transcript,
 };
 use state::Lab;
 use std::rc::Rc;
@@ -149,6 +149,7 @@ pub fn app() -> Html {
                 if takes_moves {
                     <CampaignPanel lab={state.clone()} />
                 }
+                <Challenges lab={state.clone()} />
                 <Quiz />
             </div>
             <footer class="site-footer">

@@ -21,6 +21,7 @@
 #![deny(missing_docs)]
 
 pub mod campaign;
+pub mod challenges;
 pub mod client;
 pub mod cluster;
 pub mod jsonrpc;

@@ -18,6 +18,7 @@ pub fn intro(props: &Panel) -> Html {
             <button type="button" class="secondary" onclick={|_| copy(&web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default())}>
                 { "Copy link to this situation" }
             </button>
+            <super::session::Session lab={props.lab.clone()} send={props.send.clone()} />
         </section>
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod answer;
 pub mod campaign;
+pub mod challenges;
 pub mod checks;
 pub mod controls;
 pub mod editor;
@@ -13,6 +14,7 @@ pub mod moves;
 pub mod picker;
 pub mod quiz;
 pub mod sequence;
+pub mod session;
 pub mod status;
 pub mod timeline;
 pub mod transcript;

@@ -1,0 +1,115 @@
+//! Challenges with an automatic success check, hints, and progress kept in the browser.
+
+use crate::state::Lab;
+use mrtr_sim::challenges::CHALLENGES;
+use std::collections::BTreeSet;
+use std::rc::Rc;
+use yew::prelude::*;
+
+const PROGRESS_KEY: &str = "mrtr-lab-challenges";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+fn load() -> BTreeSet<String> {
+    let saved = storage().and_then(|s| s.get_item(PROGRESS_KEY).ok().flatten()).unwrap_or_default();
+    saved.split(',').filter(|id| !id.is_empty()).map(str::to_owned).collect()
+}
+
+fn save(done: &BTreeSet<String>) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(PROGRESS_KEY, &done.iter().cloned().collect::<Vec<_>>().join(","));
+    }
+}
+
+/// Props of [`Challenges`].
+#[derive(Properties, PartialEq, Debug)]
+pub struct Props {
+    /// The lab, whose run each challenge checks.
+    pub lab: Rc<Lab>,
+}
+
+/// The challenges panel.
+#[component(Challenges)]
+pub fn challenges(props: &Props) -> Html {
+    let done = use_state(load);
+    let hints = use_state(|| vec![0usize; CHALLENGES.len()]);
+    let given_up = use_state(|| vec![false; CHALLENGES.len()]);
+    {
+        let done = done.clone();
+        let lab = props.lab.clone();
+        use_effect_with(lab, move |lab| {
+            let mut next = (*done).clone();
+            for c in CHALLENGES {
+                if c.achieved(&lab.run, lab.mode) {
+                    next.insert(c.id.to_owned());
+                }
+            }
+            if next != *done {
+                save(&next);
+                done.set(next);
+            }
+        });
+    }
+    let reset = {
+        let done = done.clone();
+        Callback::from(move |_: MouseEvent| {
+            save(&BTreeSet::new());
+            done.set(BTreeSet::new());
+        })
+    };
+    html! {
+        <section class="challenges" aria-labelledby="challenges-title">
+            <div class="panel-head">
+                <h2 id="challenges-title">{ format!("Challenges: {} of {} done", done.len().min(CHALLENGES.len()), CHALLENGES.len()) }</h2>
+                <button type="button" class="secondary" onclick={reset}>{ "Reset progress" }</button>
+            </div>
+            <ol class="challenge-list">
+                { for CHALLENGES.iter().enumerate().map(|(i, c)| {
+                    let achieved = done.contains(c.id);
+                    let shown = hints[i];
+                    let more = {
+                        let hints = hints.clone();
+                        Callback::from(move |_: MouseEvent| {
+                            let mut next = (*hints).clone();
+                            next[i] = (next[i] + 1).min(3);
+                            hints.set(next);
+                        })
+                    };
+                    let give_up = {
+                        let given_up = given_up.clone();
+                        Callback::from(move |_: MouseEvent| {
+                            let mut next = (*given_up).clone();
+                            next[i] = true;
+                            given_up.set(next);
+                        })
+                    };
+                    html! {
+                        <li class={classes!("challenge", achieved.then_some("achieved"))} data-challenge={c.id}>
+                            <p class="goal">
+                                <span class="challenge-state">{ if achieved { "✓ done: " } else { "" } }</span>
+                                { c.goal }
+                                { " " }<a href={format!("#s={}", c.scenario)}>{ "Start here" }</a>
+                            </p>
+                            if shown > 0 {
+                                <ol class="hints">{ for c.hints[..shown].iter().map(|h| html! { <li>{ *h }</li> }) }</ol>
+                            }
+                            <div class="challenge-actions">
+                                if shown < 3 && !achieved {
+                                    <button type="button" class="secondary" onclick={more}>{ "Show a hint" }</button>
+                                }
+                                if c.impossible.is_some() && !given_up[i] && !achieved {
+                                    <button type="button" class="secondary" onclick={give_up}>{ "Give up" }</button>
+                                }
+                            </div>
+                            if given_up[i] {
+                                <p class="explain right">{ c.impossible.unwrap_or_default() }</p>
+                            }
+                        </li>
+                    }
+                }) }
+            </ol>
+        </section>
+    }
+}

@@ -1,0 +1,96 @@
+//! Export the situation as a JSON file, and import one: the same state a shared link holds.
+
+use super::Panel;
+use crate::share;
+use crate::state::Action;
+use serde_json::{json, Value};
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// What an exported session file looks like.
+pub fn session_json(fragment: &str) -> String {
+    serde_json::to_string_pretty(&json!({"mrtrLab": 1, "situation": fragment})).unwrap_or_default()
+}
+
+/// The situation inside a session file, or what is wrong with the file.
+pub fn situation_of(text: &str) -> Result<String, String> {
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("this file is not JSON ({e})"))?;
+    if value.get("mrtrLab").and_then(Value::as_u64) != Some(1) {
+        return Err("this JSON is not an mrtr-lab session (no \"mrtrLab\": 1)".into());
+    }
+    value
+        .get("situation")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .ok_or_else(|| "the session has no \"situation\"".into())
+}
+
+fn download(name: &str, text: &str) -> Option<()> {
+    let document = web_sys::window()?.document()?;
+    let parts = js_sys::Array::of1(&text.into());
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/json");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    let link: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
+    link.set_href(&url);
+    link.set_download(name);
+    link.click();
+    web_sys::Url::revoke_object_url(&url).ok()
+}
+
+/// The export and import buttons.
+#[component(Session)]
+pub fn session(props: &Panel) -> Html {
+    let problem = use_state(|| None::<String>);
+    let fragment = share::to_fragment(&props.lab);
+    let export = Callback::from(move |_: MouseEvent| {
+        let _ = download("mrtr-lab-session.json", &session_json(&fragment));
+    });
+    let import = {
+        let (send, problem) = (props.send.clone(), problem.clone());
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
+            let (send, problem) = (send.clone(), problem.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                    .await
+                    .ok()
+                    .and_then(|t| t.as_string())
+                    .unwrap_or_default();
+                match situation_of(&text) {
+                    Ok(situation) => {
+                        problem.set(None);
+                        send.emit(Action::Restore(situation));
+                    }
+                    Err(why) => problem.set(Some(format!("Not imported: {why}."))),
+                }
+            });
+        })
+    };
+    html! {
+        <div class="session">
+            <button type="button" class="secondary" onclick={export}>{ "Export session (JSON)" }</button>
+            <label class="import">
+                { "Import session " }
+                <input type="file" accept="application/json,.json" onchange={import} />
+            </label>
+            if let Some(why) = &*problem {
+                <p class="problems" role="alert">{ why.clone() }</p>
+            }
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_file_round_trips_and_bad_files_are_explained() {
+        assert_eq!(situation_of(&session_json("s=voucher&r=off")), Ok("s=voucher&r=off".to_owned()));
+        assert!(situation_of("{").expect_err("broken").starts_with("this file is not JSON"));
+        assert!(situation_of("{\"a\":1}").expect_err("foreign").contains("not an mrtr-lab session"));
+    }
+}
