@@ -46,10 +46,11 @@ pub struct Histogram {
 #[derive(Debug)]
 pub struct Campaign {
     codec: Codec,
-    forger: Codec,
     rng: SimRng,
     record: Box<dyn ReplayRecordDebug>,
     tickets: Vec<String>,
+    /// Each ticket with its payload edited (old tag kept), and re-signed with the wrong key.
+    edited: Vec<(String, String)>,
     used: Vec<bool>,
     request: RequestDigest,
     other_request: RequestDigest,
@@ -68,7 +69,7 @@ impl Campaign {
         let mut rng = SimRng::new(seed);
         let request = RequestDigest::of("tools/call", &json!({"name": "deploy", "arguments": {"env": "staging"}}));
         let other_request = RequestDigest::of("tools/call", &json!({"name": "deploy", "arguments": {"env": "prod"}}));
-        let tickets = (0..POOL)
+        let tickets: Vec<String> = (0..POOL)
             .map(|_| {
                 let mint = Mint {
                     principal: "bob".into(),
@@ -80,16 +81,18 @@ impl Campaign {
                 codec.mint(&mint, &mut rng)
             })
             .collect();
+        let forger = Codec::new(key(ATTACKER_KEY), Mode::Signed);
+        let edited = tickets_edited(&tickets, &forger);
         let record: Box<dyn ReplayRecordDebug> = match record {
             RecordMode::Off => Box::new(NoRecord),
             RecordMode::Shared | RecordMode::PerReplica => Box::new(UsedNonces::new()),
         };
         Campaign {
             codec,
-            forger: Codec::new(key(ATTACKER_KEY), Mode::Signed),
             rng,
             record,
             tickets,
+            edited,
             used: vec![false; POOL],
             request,
             other_request,
@@ -122,16 +125,8 @@ impl Campaign {
         let (mut principal, mut now_ms, mut request) = ("bob", 1_000 + self.rng.below(TTL_MS - 2_000), &self.request);
         let ticket = match by {
             Move::TamperByte => flip_char_at(genuine, self.rng.below(genuine.len() as u64) as usize),
-            Move::EditPayload | Move::ResignOtherKey => {
-                let mut payload = inspect(genuine).payload.unwrap_or_else(|| json!({}));
-                payload["data"] = json!({"env": "prod"});
-                if by == Move::EditPayload {
-                    with_payload(genuine, &payload)
-                } else {
-                    let bytes = mrtr_ticket::canonical_json(&payload);
-                    self.forger.wrap_payload(bytes.as_bytes(), &mut FixedNonces(vec![9]))
-                }
-            }
+            Move::EditPayload => self.edited[pick].0.clone(),
+            Move::ResignOtherKey => self.edited[pick].1.clone(),
             Move::Hello => "hello".to_owned(),
             _ => genuine.clone(),
         };
@@ -155,6 +150,20 @@ impl Campaign {
         *self.histogram.by_verdict.entry(word).or_default() += 1;
         self.histogram.total += 1;
     }
+}
+
+/// Every ticket with `staging` edited to `prod`: once keeping the old tag, once re-signed
+/// with the attacker's key. Computed once, so each move costs one open.
+fn tickets_edited(tickets: &[String], forger: &Codec) -> Vec<(String, String)> {
+    tickets
+        .iter()
+        .map(|ticket| {
+            let mut payload = inspect(ticket).payload.unwrap_or_else(|| json!({}));
+            payload["data"] = json!({"env": "prod"});
+            let bytes = mrtr_ticket::canonical_json(&payload);
+            (with_payload(ticket, &payload), forger.wrap_payload(bytes.as_bytes(), &mut FixedNonces(vec![9])))
+        })
+        .collect()
 }
 
 #[cfg(test)]
