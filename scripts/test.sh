@@ -29,7 +29,8 @@ step wasm-pack test --headless --chrome --chromedriver "$(command -v chromedrive
 step bash scripts/build.sh
 step node tests/e2e/run.mjs
 
-# Figures, not verdicts: the codec benchmark and the budget report print what they measure.
+# Figures, not verdicts: the codec benchmark and the lab's budget print what they measure.
 step node scripts/bench.mjs
+step node scripts/budget.mjs
 
 echo "[test] all steps passed in $((SECONDS - START))s" >&2

@@ -1,0 +1,112 @@
+// The lab's budget: prints figures against their targets, judges nothing (a noisy machine
+// must not fail CI). Run after scripts/build.sh and `trunk build web/budget/empty.html`:
+//
+//   node scripts/budget.mjs
+//
+// 1. transfer size of the built lab (wasm + js + css, gzip -9)            target ≤ 200 KB
+// 2. navigation → interactive, lab vs an empty Yew page, median of 5      target ≤ 1.3×
+// 3. edit → verdict rendered, 1,000 edits of the raw ticket, p50 / p95     target p95 ≤ 2 ms
+// 4. campaign moves per second in the page                                target ≥ 100,000
+import { createServer } from "node:http";
+import { readFile, readdir } from "node:fs/promises";
+import { gzipSync } from "node:zlib";
+import { extname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
+
+async function serve(dir) {
+  const server = createServer(async (req, res) => {
+    const path = new URL(req.url, "http://x").pathname;
+    const file = join(dir, path.endsWith("/") ? `${path}index.html` : path);
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  return { server, url: `http://127.0.0.1:${server.address().port}/` };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+// 1. Transfer size.
+const dist = join(root, "dist");
+let transfer = 0;
+for (const name of await readdir(dist)) {
+  if ([".wasm", ".js", ".css"].includes(extname(name))) {
+    const gz = gzipSync(await readFile(join(dist, name)), { level: 9 }).length;
+    transfer += gz;
+    console.log(`  ${name.padEnd(44)} ${kb(gz).padStart(9)} gzip`);
+  }
+}
+console.log(`transfer size (wasm + js + css, gzip -9): ${kb(transfer)}  (target ≤ 200 KB)`);
+
+const lab = await serve(dist);
+const empty = await serve(join(root, "target", "budget-empty"));
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+
+// 2. Navigation → interactive.
+async function interactive(url, selector) {
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForSelector(selector);
+    times.push(await page.evaluate(() => performance.now()));
+    await context.close();
+  }
+  return median(times);
+}
+const labMs = await interactive(lab.url + "#deploy", "[role=status]");
+const emptyMs = await interactive(empty.url, "#ready");
+console.log(`navigation → interactive: lab ${labMs.toFixed(0)} ms, empty Yew page ${emptyMs.toFixed(0)} ms, ratio ${(labMs / emptyMs).toFixed(2)}×  (target ≤ 1.3×, median of 5)`);
+
+// 3. Edit → verdict rendered.
+const page = await browser.newPage();
+await page.goto(lab.url + "#deploy");
+await page.waitForSelector("#raw-ticket");
+const edits = await page.evaluate(async () => {
+  const area = document.getElementById("raw-ticket");
+  const status = document.querySelector("[role=status]");
+  const original = area.value;
+  const at = original.indexOf(".") + 10;
+  const edited = original.slice(0, at) + (original[at] === "A" ? "B" : "A") + original.slice(at + 1);
+  const changed = () => new Promise((resolve) => {
+    const observer = new MutationObserver(() => { observer.disconnect(); resolve(performance.now()); });
+    observer.observe(status, { childList: true, characterData: true, subtree: true });
+  });
+  const times = [];
+  for (let i = 0; i < 1000; i++) {
+    const done = changed();
+    const start = performance.now();
+    area.value = i % 2 === 0 ? edited : original;
+    area.dispatchEvent(new InputEvent("input", { bubbles: true }));
+    times.push((await done) - start);
+  }
+  return times;
+});
+console.log(`edit → verdict rendered, 1,000 edits: p50 ${pct(edits, 50).toFixed(2)} ms, p95 ${pct(edits, 95).toFixed(2)} ms  (target p95 ≤ 2 ms)`);
+
+// 4. Campaign moves per second.
+const panel = page.getByRole("region", { name: "Attack at scale" });
+await panel.getByRole("spinbutton", { name: "Moves" }).fill("100000");
+await panel.getByRole("button", { name: "Run the campaign" }).click();
+await panel.getByRole("button", { name: "Run the campaign" }).waitFor({ timeout: 120000 });
+console.log(`campaign: ${await panel.locator(".campaign-rate").textContent()}  (target ≥ 100,000 moves per second)`);
+
+await browser.close();
+lab.server.close();
+empty.server.close();
