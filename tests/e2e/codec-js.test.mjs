@@ -59,4 +59,27 @@ export const tests = {
     equal(verifier.verdict(ticket, "bob", digest, 2000), "single-use");
     equal(new m.Verifier({ key }).verdict(ticket, "bob", digest, 2000), "accepted");
   },
+
+  async "the simulated server answers JSON-RPC lines like the lab's replicas"({ root }) {
+    const m = await load(root);
+    const server = new m.LabServer({ seed: 1, replayRecord: true });
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "node", version: "1" },
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } };
+    const params = { name: "deploy", arguments: { env: "staging" }, _meta: meta };
+    const first = JSON.parse(server.handle(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params }), { bearer: "bob-token", nowMs: 0 }));
+    equal(first.result.resultType, "input_required");
+    const retry = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { ...params,
+      inputResponses: { confirm: { action: "accept", content: { confirm: true } } }, requestState: first.result.requestState } };
+    const done = JSON.parse(server.handle(JSON.stringify(retry), { bearer: "bob-token", nowMs: 8000 }));
+    equal(done.result.content[0].text, "deployed to staging");
+    const again = JSON.parse(server.handle(JSON.stringify({ ...retry, id: 3 }), { bearer: "bob-token", nowMs: 9000 }));
+    equal(again.error.data.check, "single-use");
+    const alice = JSON.parse(server.handle(JSON.stringify({ ...retry, id: 4 }), { bearer: "alice-token", nowMs: 9000 }));
+    equal(alice.error.data.check, "principal");
+    equal(server.ledger().map((e) => e.what), ["deployed to staging"]);
+    equal(JSON.parse(server.handle("{oops", { bearer: "bob-token", nowMs: 0 })).error.code, -32700);
+    equal(server.handle(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), { principal: "bob", nowMs: 0 }), "");
+    await throwsWith(() => server.handle("{}", { bearer: "mallory-token", nowMs: 0 }), "unknown bearer token");
+  },
 };

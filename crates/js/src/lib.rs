@@ -15,12 +15,18 @@
 //! // ["✓ Within the size limit: …", …, "✗ Principal = the caller: minted for bob, presented by alice", …]
 //! ```
 //!
+//! `LabServer` runs the lab's simulated MCP server: `server.handle(line, {bearer, nowMs})`
+//! returns the response line.
+//!
 //! Errors in the options (a short key, a missing field, a wrong type) throw a JS `Error`
 //! with a sentence saying which.
 #![deny(missing_docs)]
 
 mod options;
 mod random;
+mod server;
+
+pub use server::LabServer;
 
 use mrtr_ticket::{Codec, Expect, Opened, ReplayRecord, UsedNonces};
 use options::{CodecOptions, MintOptions, OpenOptions};
