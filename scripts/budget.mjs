@@ -7,33 +7,14 @@
 // 2. navigation → interactive, lab vs an empty Yew page, median of 5      target ≤ 1.3×
 // 3. edit → verdict rendered, 1,000 edits of the raw ticket, p50 / p95     target p95 ≤ 2 ms
 // 4. campaign moves per second in the page                                target ≥ 100,000
-import { createServer } from "node:http";
 import { readFile, readdir } from "node:fs/promises";
 import { gzipSync } from "node:zlib";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { serve } from "./static-server.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
-
-async function serve(dir) {
-  const server = createServer(async (req, res) => {
-    const path = new URL(req.url, "http://x").pathname;
-    const file = join(dir, path.endsWith("/") ? `${path}index.html` : path);
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
-      res.end(body);
-    } catch {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  return { server, url: `http://127.0.0.1:${server.address().port}/` };
-}
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;

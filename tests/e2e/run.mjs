@@ -5,31 +5,14 @@
 // Serves dist/ on a free loopback port, starts Debian's Chromium through playwright-core,
 // runs every *.test.mjs in this folder, saves screenshots to target/screenshots/, and ends
 // with the plain line "N passed, M failed".
-import { createServer } from "node:http";
-import { readFile, readdir, mkdir } from "node:fs/promises";
-import { extname, join, normalize } from "node:path";
+import { readdir, mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { serve } from "../../scripts/static-server.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const dist = join(root, "dist");
-const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
-  ".css": "text/css", ".json": "application/json", ".png": "image/png", ".svg": "image/svg+xml", ".ts": "text/plain" };
-
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
-  const file = join(dist, path.endsWith("/") ? `${path}index.html` : path);
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
-    res.end(body);
-  } catch {
-    res.writeHead(404, { "content-type": "text/plain" });
-    res.end("not found");
-  }
-});
-await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const baseUrl = `http://127.0.0.1:${server.address().port}/`;
+const { server, url: baseUrl } = await serve(join(root, "dist"));
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",

@@ -1,0 +1,27 @@
+// A static file server on a free loopback port, for the browser tests and the budget.
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { extname, join, normalize } from "node:path";
+
+const TYPES = {
+  ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
+  ".css": "text/css", ".json": "application/json", ".png": "image/png", ".svg": "image/svg+xml", ".ts": "text/plain",
+};
+
+/** Serves `dir`; resolves to `{ server, url }` once listening. */
+export async function serve(dir) {
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    const file = join(dir, path.endsWith("/") ? `${path}index.html` : path);
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("not found");
+    }
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  return { server, url: `http://127.0.0.1:${server.address().port}/` };
+}
