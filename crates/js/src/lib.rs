@@ -25,6 +25,7 @@
 mod options;
 mod random;
 mod server;
+mod types;
 
 pub use server::LabServer;
 
@@ -36,7 +37,7 @@ use wasm_bindgen::prelude::*;
 /// default, `"sealed"` or `"unsigned"`), `principal`, `request` (`{method, params}`) or
 /// `digest`, `data`, `nowMs`, `ttlMs`. Random bytes come from `crypto.getRandomValues`.
 #[wasm_bindgen]
-pub fn mint(options: JsValue) -> Result<String, JsError> {
+pub fn mint(#[wasm_bindgen(unchecked_param_type = "MintOptions")] options: JsValue) -> Result<String, JsError> {
     let options: MintOptions = options::parse(options)?;
     let codec = options.codec.build()?;
     let mint = options.to_mint()?;
@@ -46,14 +47,20 @@ pub fn mint(options: JsValue) -> Result<String, JsError> {
 /// Opens a ticket and returns the whole check trace as a plain object:
 /// `{ok, failedCheck, failure, steps: [{check, label, status, mark, detail}], claims, error}`.
 /// Options: `key`, `mode`, `principal`, `request` or `digest`, `nowMs`.
-#[wasm_bindgen]
-pub fn open(ticket: &str, options: JsValue) -> Result<JsValue, JsError> {
+#[wasm_bindgen(unchecked_return_type = "Report")]
+pub fn open(
+    ticket: &str,
+    #[wasm_bindgen(unchecked_param_type = "OpenOptions")] options: JsValue,
+) -> Result<JsValue, JsError> {
     options::to_js(&open_with(ticket, options)?.report())
 }
 
 /// One sentence per check, in order, each starting with its mark (✓ ✗ – ·).
 #[wasm_bindgen]
-pub fn explain(ticket: &str, options: JsValue) -> Result<Vec<String>, JsError> {
+pub fn explain(
+    ticket: &str,
+    #[wasm_bindgen(unchecked_param_type = "OpenOptions")] options: JsValue,
+) -> Result<Vec<String>, JsError> {
     let opened = open_with(ticket, options)?;
     Ok(opened
         .steps()
@@ -70,14 +77,17 @@ fn open_with(ticket: &str, options: JsValue) -> Result<Opened, JsError> {
 
 /// What anyone can read from a ticket without the key: its parts with their byte ranges,
 /// the decoded payload, and everything wrong with it.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Inspection")]
 pub fn inspect(ticket: &str) -> Result<JsValue, JsError> {
     options::to_js(&mrtr_ticket::inspect(ticket))
 }
 
 /// The request digest a ticket is bound to: base64url(SHA-256(canonical JSON)).
 #[wasm_bindgen(js_name = requestDigest)]
-pub fn request_digest(method: &str, params: JsValue) -> Result<String, JsError> {
+pub fn request_digest(
+    method: &str,
+    #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] params: JsValue,
+) -> Result<String, JsError> {
     let params: serde_json::Value = options::parse(params)?;
     Ok(mrtr_ticket::RequestDigest::of(method, &params).to_string())
 }
@@ -95,7 +105,7 @@ pub struct Verifier {
 impl Verifier {
     /// `new Verifier({key, mode, replayRecord})`: `replayRecord: true` makes tickets single-use.
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<Verifier, JsError> {
+    pub fn new(#[wasm_bindgen(unchecked_param_type = "CodecOptions")] options: JsValue) -> Result<Verifier, JsError> {
         let options: CodecOptions = options::parse(options)?;
         let record = options.replay_record.then(UsedNonces::new);
         Ok(Verifier { codec: options.build()?, record })
@@ -112,6 +122,7 @@ impl Verifier {
     }
 
     /// Like the free function `open`, with this verifier's key and record.
+    #[wasm_bindgen(unchecked_return_type = "Report")]
     pub fn open(&mut self, ticket: &str, principal: &str, digest: &str, now_ms: f64) -> Result<JsValue, JsError> {
         let digest = mrtr_ticket::RequestDigest::from_encoded(digest);
         let expect = Expect { principal, request: &digest, now_ms: now_ms as u64 };

@@ -46,7 +46,9 @@ pub struct LabServer {
 impl LabServer {
     /// Creates a server. Without `seed`, its nonces come from `crypto.getRandomValues`.
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<LabServer, JsError> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "LabServerOptions | undefined")] options: JsValue,
+    ) -> Result<LabServer, JsError> {
         let options: ServerOptions =
             if options.is_undefined() { ServerOptions::default() } else { options::parse(options)? };
         let seed = match options.seed {
@@ -75,7 +77,11 @@ impl LabServer {
 
     /// Handles one JSON-RPC line and returns the response line (`""` for a notification).
     /// `context`: `{bearer: "bob-token" | "alice-token"}` or `{principal}`, and `nowMs`.
-    pub fn handle(&mut self, line: &str, context: JsValue) -> Result<String, JsError> {
+    pub fn handle(
+        &mut self,
+        line: &str,
+        #[wasm_bindgen(unchecked_param_type = "HandleContext")] context: JsValue,
+    ) -> Result<String, JsError> {
         let request: Request = options::parse(context)?;
         let principal = match (&request.principal, request.bearer.as_deref()) {
             (Some(p), _) => p.clone(),
@@ -102,6 +108,7 @@ impl LabServer {
     }
 
     /// The side effects so far: `[{atMs, replica, tool, what, cents}]`.
+    #[wasm_bindgen(unchecked_return_type = "LedgerEntry[]")]
     pub fn ledger(&self) -> Result<JsValue, JsError> {
         options::to_js(&self.ledger.entries())
     }
