@@ -15,6 +15,7 @@
 
 pub mod components;
 pub mod diagrams;
+pub mod embed;
 pub mod share;
 pub mod state;
 
@@ -32,7 +33,14 @@ const THEME_KEY: &str = "mrtr-lab-theme";
 /// Mounts the app on the page's body, after installing the panic hook.
 pub fn start() {
     install_panic_hook();
-    yew::Renderer::<App>::new().render();
+    match embed::params() {
+        Some(params) => {
+            yew::Renderer::<Embedded>::with_props(EmbeddedProps { params }).render();
+        }
+        None => {
+            yew::Renderer::<App>::new().render();
+        }
+    }
 }
 
 /// A panic never blanks the page: the message is shown where a student can read it.
@@ -81,12 +89,78 @@ fn show_fragment(fragment: &str) {
 fn on_hash_change(send: Callback<state::Action>) -> Option<wasm_bindgen::closure::Closure<dyn FnMut()>> {
     let window = web_sys::window()?;
     let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
-        send.emit(state::Action::Restore(current_fragment()))
+        let fragment = current_fragment();
+        if share::is_situation(&fragment) {
+            send.emit(state::Action::Restore(fragment));
+        }
     });
     window
         .add_event_listener_with_callback("hashchange", wasm_bindgen::JsCast::unchecked_ref(closure.as_ref()))
         .ok()?;
     Some(closure)
+}
+
+/// Props of [`Embedded`].
+#[derive(Properties, PartialEq, Debug)]
+pub struct EmbeddedProps {
+    /// What the iframe URL asked for.
+    pub params: embed::EmbedParams,
+}
+
+/// The compact lab inside an iframe (`embed.html`).
+#[component(Embedded)]
+pub fn embedded(props: &EmbeddedProps) -> Html {
+    let params = props.params.clone();
+    let lab = use_reducer(|| {
+        let lab = share::from_fragment(&params.fragment);
+        let total = lab.run.trace.events.len() as isize;
+        match params.step {
+            Some(step) => lab.apply(state::Action::Step(step as isize - total)),
+            None => lab,
+        }
+    });
+    let send = {
+        let lab = lab.clone();
+        Callback::from(move |action| lab.dispatch(action))
+    };
+    {
+        let (send, parent, theme) = (send.clone(), props.params.parent.clone(), props.params.theme.clone());
+        use_effect_with((), move |_| {
+            apply_theme(theme.as_deref().unwrap_or("system"));
+            if let Some(parent) = parent {
+                embed::listen(parent, send);
+            }
+        });
+    }
+    let state: Rc<Lab> = Rc::new((*lab).clone());
+    {
+        let latest = state.latest().map(|v| (v.by.clone(), v.answered.clone()));
+        use_effect_with(latest, |latest| {
+            if let Some((by, answered)) = latest {
+                let check = match answered {
+                    mrtr_sim::scenarios::Answered::Refused { check, .. } => check.clone(),
+                    _ => None,
+                };
+                let accepted = matches!(answered, mrtr_sim::scenarios::Answered::Accepted { .. });
+                embed::post_verdict(by, check.as_deref(), accepted);
+            }
+        });
+    }
+    use_effect(embed::post_height);
+    html! {
+        <main id="lab-main" class="lab embedded">
+            <div class="column controls-column">
+                <Intro lab={state.clone()} send={send.clone()} />
+                <Moves lab={state.clone()} send={send.clone()} />
+            </div>
+            <div class="column results-column">
+                <Status lab={state.clone()} send={send.clone()} />
+                <Checks lab={state.clone()} send={send.clone()} />
+                <Answer lab={state.clone()} send={send.clone()} />
+                <Sequence lab={state.clone()} send={send.clone()} />
+            </div>
+        </main>
+    }
 }
 
 /// The whole lab.

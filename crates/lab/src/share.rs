@@ -95,6 +95,11 @@ pub fn to_fragment(lab: &Lab) -> String {
     parts.join("&")
 }
 
+/// True when a fragment describes a situation (and is not, say, a skip link's `#lab-main`).
+pub fn is_situation(fragment: &str) -> bool {
+    fragment.contains("s=") || mrtr_sim::scenarios::find(fragment).is_some()
+}
+
 /// The situation a fragment describes; anything it does not say keeps its default, and
 /// anything it says wrong is ignored. A bare `#voucher` opens that scenario.
 pub fn from_fragment(fragment: &str) -> Lab {

@@ -1,0 +1,98 @@
+//! The iframe page (`embed.html?scenario=…&moves=…&step=…&theme=…&parent=…`): a compact
+//! lab for pages that cannot run scripts of their own. It posts its height to the parent
+//! after every render, and acts only on messages from the parent origin it was given.
+//!
+//! Messages it sends: `{type: "mrtr-lab:height", height}` (pixels) and
+//! `{type: "mrtr-lab:verdict", by, check, accepted}` after each move.
+//! Messages it accepts, from `parent` only: `{type: "mrtr-lab:play", move}` (a move id).
+
+use crate::state::Action;
+use mrtr_sim::moves::Move;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use yew::Callback;
+
+/// What the iframe's URL asks for.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EmbedParams {
+    /// The situation, as a share fragment.
+    pub fragment: String,
+    /// How many events the sequence diagram shows.
+    pub step: Option<usize>,
+    /// `light`, `dark` or `system`.
+    pub theme: Option<String>,
+    /// The only origin whose messages it acts on.
+    pub parent: Option<String>,
+}
+
+/// The embed parameters, when this page is `embed.html`.
+pub fn params() -> Option<EmbedParams> {
+    let location = web_sys::window()?.location();
+    if !location.pathname().ok()?.ends_with("/embed.html") {
+        return None;
+    }
+    let search = location.search().ok().unwrap_or_default();
+    let query = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    let scenario = query.get("scenario").unwrap_or_else(|| "deploy".into());
+    let mut fragment = format!("s={scenario}");
+    if let Some(moves) = query.get("moves") {
+        fragment.push_str(&format!("&m={moves}"));
+    }
+    Some(EmbedParams {
+        fragment,
+        step: query.get("step").and_then(|s| s.parse().ok()),
+        theme: query.get("theme"),
+        parent: query.get("parent").or_else(|| location.origin().ok()),
+    })
+}
+
+fn post(message: &JsValue) {
+    if let Some(parent) = web_sys::window().and_then(|w| w.parent().ok().flatten()) {
+        // Only a height or a verdict: nothing secret, so any parent may read it.
+        let _ = parent.post_message(message, "*");
+    }
+}
+
+/// Tells the parent how tall the page is now.
+pub fn post_height() {
+    let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) else { return };
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"type".into(), &"mrtr-lab:height".into());
+    let _ = js_sys::Reflect::set(&message, &"height".into(), &JsValue::from(root.scroll_height()));
+    post(&message);
+}
+
+/// Tells the parent what the last move came to.
+pub fn post_verdict(by: &str, check: Option<&str>, accepted: bool) {
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"type".into(), &"mrtr-lab:verdict".into());
+    let _ = js_sys::Reflect::set(&message, &"by".into(), &by.into());
+    let _ = js_sys::Reflect::set(&message, &"check".into(), &check.map_or(JsValue::NULL, JsValue::from));
+    let _ = js_sys::Reflect::set(&message, &"accepted".into(), &accepted.into());
+    post(&message);
+}
+
+/// The move a message asks for, if it comes from `parent` and has the documented shape.
+pub fn accepted_move(origin: &str, parent: &str, data: &JsValue) -> Option<Move> {
+    if origin != parent {
+        return None;
+    }
+    let kind = js_sys::Reflect::get(data, &"type".into()).ok()?.as_string()?;
+    if kind != "mrtr-lab:play" {
+        return None;
+    }
+    Move::from_id(&js_sys::Reflect::get(data, &"move".into()).ok()?.as_string()?)
+}
+
+/// Listens for the parent's messages; the listener lives as long as the page.
+pub fn listen(parent: String, send: Callback<Action>) {
+    let Some(window) = web_sys::window() else { return };
+    let closure = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+        if let Some(by) = accepted_move(&event.origin(), &parent, &event.data()) {
+            send.emit(Action::Play(by));
+        }
+    });
+    if window.add_event_listener_with_callback("message", closure.as_ref().unchecked_ref()).is_ok() {
+        closure.forget();
+    }
+}
