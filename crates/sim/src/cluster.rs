@@ -4,7 +4,7 @@
 use crate::jsonrpc;
 use crate::ledger::Ledger;
 use crate::rng::SimRng;
-use crate::server::{Ctx, Server, ServerConfig, StateStore};
+use crate::server::{AnswerCheck, Ctx, Server, ServerConfig, StateStore};
 use crate::trace::{Actor, Kind, Trace};
 use mrtr_ticket::{Key, ReplayRecord, Report, UsedNonces};
 use serde::{Deserialize, Serialize};
@@ -129,6 +129,8 @@ pub struct Delivery {
     pub response: Option<Value>,
     /// The ticket checks it ran, if a ticket came with it.
     pub checks: Option<Report>,
+    /// Whether the answers came with the ticket, when the ticket passed.
+    pub answers: Option<AnswerCheck>,
 }
 
 /// Two replicas behind a balancer, sharing a key, with a ledger and a virtual clock.
@@ -281,7 +283,7 @@ impl Cluster {
         let replica = self.route();
         let lane = replica.actor();
         trace.push(now, Actor::Balancer, lane, Kind::Route, format!("routes to {}", replica.name()));
-        let nothing = Delivery { replica: None, response: None, checks: None };
+        let nothing = Delivery { replica: None, response: None, checks: None, answers: None };
         if !self.is_up(replica) {
             trace.push(
                 now,
@@ -336,7 +338,12 @@ impl Cluster {
         if let Some(response) = &handled.response {
             trace.wire(now, lane, Actor::Client, Kind::Response, describe_response(response), jsonrpc::line(response));
         }
-        Delivery { replica: Some(replica), response: handled.response, checks: handled.checks }
+        Delivery {
+            replica: Some(replica),
+            response: handled.response,
+            checks: handled.checks,
+            answers: handled.answers,
+        }
     }
 }
 

@@ -263,3 +263,29 @@ fn run_own(attempt: mrtr_sim::moves::OwnAttempt) -> String {
     let run = run("deploy", Options { moves: Some(vec![]), attempt: Some(attempt), ..Options::default() });
     run.verdict_words().remove(0)
 }
+
+#[test]
+fn after_the_ticket_the_server_checks_the_answer_came_with_it() {
+    use mrtr_sim::cluster::ClusterConfig;
+    use mrtr_sim::world::World;
+    let honest = run("deploy", Options { moves: Some(vec![Move::Honest]), ..Options::default() });
+    let check = honest.verdicts[0].answers.clone().expect("an answer check");
+    assert!(check.passed);
+    assert_eq!(check.detail, "the answer for confirm came with the retry");
+    // A valid ticket without the answer: the server asks again, and says so.
+    let mut world = World::new(ClusterConfig::default());
+    let situation = mrtr_sim::scenarios::situation(
+        &mut world,
+        "tools/call",
+        json!({"name": "deploy", "arguments": {"env": "staging"}}),
+    )
+    .expect("situation");
+    let retry = world.client.retry(&situation.first, Default::default(), Some(&situation.ticket));
+    let delivery = world.send(&retry, None);
+    let check = delivery.answers.expect("an answer check");
+    assert!(!check.passed);
+    assert_eq!(check.detail, "no usable answer for confirm: the server asks again");
+    // A refused ticket never reaches the answer check.
+    let refused = run("deploy", Options { moves: Some(vec![Move::OtherPrincipal]), ..Options::default() });
+    assert_eq!(refused.verdicts[0].answers, None);
+}

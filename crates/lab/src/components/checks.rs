@@ -18,7 +18,14 @@ pub fn checks(props: &Panel) -> Html {
     );
     let body = match &verdict.checks {
         None => html! { <p class="hint">{ "No ticket came with this request, so no ticket check ran." }</p> },
-        Some(report) => html! {
+        Some(report) => {
+            // The server's own check after the ticket's: did the answer come with it?
+            let (class, mark, status, detail) = match &verdict.answers {
+                Some(a) if a.passed => ("check check-pass", "✓", "passed", a.detail.clone()),
+                Some(a) => ("check check-fail", "✗", "failed", a.detail.clone()),
+                None => ("check check-unreached", "–", "not reached", "not reached: the ticket was refused".to_owned()),
+            };
+            html! {
             <ol class="check-list">
                 { for report.steps.iter().map(|step| {
                     let class = match step.status {
@@ -36,8 +43,15 @@ pub fn checks(props: &Panel) -> Html {
                         </li>
                     }
                 }) }
+                <li class={class} data-check="answer">
+                    <span class="mark" aria-hidden="true">{ mark }</span>
+                    <span class="check-label">{ "Answer included" }</span>
+                    <span class="check-status">{ status }</span>
+                    <span class="check-detail">{ detail }</span>
+                </li>
             </ol>
-        },
+            }
+        }
     };
     html! {
         <section class="checks" aria-labelledby="checks-title">

@@ -91,15 +91,13 @@ pub fn prompt_and_resource(options: &Options) -> Run {
     let mut forced = world.client.request("tools/list", json!({}));
     forced["params"]["requestState"] = "v1.e30.AAAA".into();
     let delivery = world.send(&forced, None);
-    let verdict = Verdict {
-        by: "tools-list-with-ticket".into(),
-        title: "tools/list with a requestState".into(),
-        at_ms: world.now(),
-        bearer: world.client.bearer.clone(),
-        replica: delivery.replica,
-        answered: Answered::of(&delivery),
-        checks: delivery.checks,
-    };
+    let verdict = Verdict::of(
+        "tools-list-with-ticket",
+        "tools/list with a requestState",
+        world.now(),
+        world.client.bearer.clone(),
+        delivery,
+    );
     figures.insert("toolsListWithTicket".into(), verdict.answered.word().into());
     Run::new("prompt-and-resource", world, vec![verdict], figures)
 }
@@ -128,15 +126,14 @@ pub fn capabilities(options: &Options) -> Run {
             let answered = Answered::of(&delivery);
             let seen = if asked.is_empty() { answered.word() } else { asked.join(",") };
             figures.insert(format!("{name}.{tool}"), seen.into());
-            verdicts.push(Verdict {
-                by: format!("{name}:{tool}"),
-                title: format!("{tool} from a client declaring {name}"),
-                at_ms: world.now(),
-                bearer: world.client.bearer.clone(),
-                replica: delivery.replica,
-                answered,
-                checks: delivery.checks,
-            });
+            let title = format!("{tool} from a client declaring {name}");
+            verdicts.push(Verdict::of(
+                format!("{name}:{tool}"),
+                title,
+                world.now(),
+                world.client.bearer.clone(),
+                delivery,
+            ));
         }
     }
     Run::new("capabilities", world, verdicts, figures)
@@ -230,15 +227,7 @@ pub fn protocol_errors(options: &Options) -> Run {
         let delivery = world.send_line(&line, None);
         let answered = Answered::of(&delivery);
         figures.insert(label.into(), answered.word().into());
-        verdicts.push(Verdict {
-            by: label.into(),
-            title: label.into(),
-            at_ms: world.now(),
-            bearer: world.client.bearer.clone(),
-            replica: delivery.replica,
-            answered,
-            checks: delivery.checks,
-        });
+        verdicts.push(Verdict::of(label, label, world.now(), world.client.bearer.clone(), delivery));
     }
     Run::new("protocol-errors", world, verdicts, figures)
 }

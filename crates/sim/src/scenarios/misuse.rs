@@ -1,6 +1,6 @@
 //! Scenarios built on one ticket and a list of moves.
 
-use super::{world, Answered, Options, Run, Verdict};
+use super::{world, Options, Run, Verdict};
 use crate::cluster::{Balancing, ClusterConfig, RecordMode};
 use crate::moves::{Move, OwnAttempt, Situation};
 use crate::world::World;
@@ -39,15 +39,7 @@ pub fn play(world: &mut World, situation: &Situation, moves: &[Move]) -> Vec<Ver
             let attempt = situation.attempt(by, &mut world.client);
             world.jump_to(attempt.at_ms);
             let delivery = world.send_line(&attempt.line, Some(&attempt.bearer));
-            Verdict {
-                by: by.id().to_owned(),
-                title: by.title().to_owned(),
-                at_ms: attempt.at_ms,
-                bearer: attempt.bearer,
-                replica: delivery.replica,
-                answered: Answered::of(&delivery),
-                checks: delivery.checks,
-            }
+            Verdict::of(by.id(), by.title(), attempt.at_ms, attempt.bearer, delivery)
         })
         .collect()
 }
@@ -62,15 +54,7 @@ pub fn play_own(world: &mut World, situation: &Situation, own: &OwnAttempt) -> V
     }
     let delivery = world.send_line(&attempt.line, Some(&attempt.bearer));
     world.cluster.set_balancing(balancing);
-    Verdict {
-        by: "your-attempt".to_owned(),
-        title: "Your attempt".to_owned(),
-        at_ms: attempt.at_ms,
-        bearer: attempt.bearer,
-        replica: delivery.replica,
-        answered: Answered::of(&delivery),
-        checks: delivery.checks,
-    }
+    Verdict::of("your-attempt", "Your attempt", attempt.at_ms, attempt.bearer, delivery)
 }
 
 fn moves_or(options: &Options, default: &[Move]) -> Vec<Move> {

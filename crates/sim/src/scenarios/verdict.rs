@@ -1,6 +1,7 @@
 //! What one attempt came to, in the terms a student reads.
 
 use crate::cluster::{Delivery, Replica};
+use crate::server::AnswerCheck;
 use mrtr_ticket::Report;
 use serde::Serialize;
 use serde_json::Value;
@@ -78,6 +79,30 @@ pub struct Verdict {
     pub replica: Option<Replica>,
     /// The ticket checks, if a ticket was checked.
     pub checks: Option<Report>,
+    /// Whether the answers came with the ticket (when the ticket passed).
+    pub answers: Option<AnswerCheck>,
     /// How the server answered.
     pub answered: Answered,
+}
+
+impl Verdict {
+    /// The verdict of one delivery.
+    pub fn of(
+        by: impl Into<String>,
+        title: impl Into<String>,
+        at_ms: u64,
+        bearer: impl Into<String>,
+        delivery: Delivery,
+    ) -> Verdict {
+        Verdict {
+            by: by.into(),
+            title: title.into(),
+            at_ms,
+            bearer: bearer.into(),
+            replica: delivery.replica,
+            answered: Answered::of(&delivery),
+            checks: delivery.checks,
+            answers: delivery.answers,
+        }
+    }
 }

@@ -79,6 +79,15 @@ impl std::fmt::Debug for Ctx<'_> {
     }
 }
 
+/// The server's own check after the ticket's: did the answers it needs come with the retry?
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AnswerCheck {
+    /// True when nothing had to be asked again.
+    pub passed: bool,
+    /// What came, or what is missing.
+    pub detail: String,
+}
+
 /// What handling one message produced.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Handled {
@@ -86,6 +95,8 @@ pub struct Handled {
     pub response: Option<Value>,
     /// The ticket checks, when a ticket came with the request.
     pub checks: Option<Report>,
+    /// Whether the answers came with a valid ticket (only when one did).
+    pub answers: Option<AnswerCheck>,
     /// Remarks for the trace: what the server did and why.
     pub notes: Vec<String>,
 }
@@ -313,6 +324,22 @@ impl Server {
                 None => return fail(format!("Unknown resource: {target}")),
             },
         };
+        if saved.is_some() {
+            handled.answers = Some(if matches!(step, Step::Asked) && !round.asks.is_empty() {
+                let keys: Vec<&str> = round.asks.keys().map(String::as_str).collect();
+                AnswerCheck {
+                    passed: false,
+                    detail: format!("no usable answer for {}: the server asks again", keys.join(", ")),
+                }
+            } else if round.answered.is_empty() {
+                AnswerCheck { passed: true, detail: "nothing more was needed".into() }
+            } else {
+                AnswerCheck {
+                    passed: true,
+                    detail: format!("the answer for {} came with the retry", round.answered.join(", ")),
+                }
+            });
+        }
         handled.response = Some(match step {
             Step::Done(result) => jsonrpc::result(id, self.complete(result)),
             Step::Invalid(message) => jsonrpc::error(id, INVALID_PARAMS, &message, None),

@@ -15,6 +15,7 @@ pub struct Round<'a> {
     answers: &'a Map<String, Value>,
     capabilities: Capabilities,
     pub(crate) asks: Map<String, Value>,
+    pub(crate) answered: Vec<String>,
     pub(crate) missing: Option<InputKind>,
     pub(crate) save: Option<Value>,
 }
@@ -22,7 +23,7 @@ pub struct Round<'a> {
 impl<'a> Round<'a> {
     /// A round with the state from a verified ticket (or none) and its answers.
     pub(crate) fn new(saved: Option<&'a Value>, answers: &'a Map<String, Value>, capabilities: Capabilities) -> Self {
-        Round { saved, answers, capabilities, asks: Map::new(), missing: None, save: None }
+        Round { saved, answers, capabilities, asks: Map::new(), answered: Vec::new(), missing: None, save: None }
     }
 
     /// What the tool saved into the ticket last round; `None` on the first call.
@@ -35,6 +36,7 @@ impl<'a> Round<'a> {
     pub fn answer(&mut self, key: &str, ways: &[Ask]) -> Option<Answer> {
         if let Some(value) = self.answers.get(key) {
             if let Some(answer) = ways.iter().find_map(|way| Answer::read(way.kind, value)) {
+                self.answered.push(key.to_owned());
                 return Some(answer);
             }
         }
