@@ -274,12 +274,9 @@ fn after_the_ticket_the_server_checks_the_answer_came_with_it() {
     assert_eq!(check.detail, "the answer for confirm came with the retry");
     // A valid ticket without the answer: the server asks again, and says so.
     let mut world = World::new(ClusterConfig::default());
-    let situation = mrtr_sim::scenarios::situation(
-        &mut world,
-        "tools/call",
-        json!({"name": "deploy", "arguments": {"env": "staging"}}),
-    )
-    .expect("situation");
+    let situation =
+        scenarios::situation(&mut world, "tools/call", json!({"name": "deploy", "arguments": {"env": "staging"}}))
+            .expect("situation");
     let retry = world.client.retry(&situation.first, Default::default(), Some(&situation.ticket));
     let delivery = world.send(&retry, None);
     let check = delivery.answers.expect("an answer check");
