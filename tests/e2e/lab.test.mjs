@@ -77,6 +77,27 @@ export const tests = {
     await page.context().close();
   },
 
+  async "a 1 MB paste and garbage get a clear refusal, no hang"(ctx) {
+    const page = await ctx.openPage("#deploy");
+    const raw = page.getByLabel("Raw ticket (your attempt)");
+    const started = Date.now();
+    // Set through the page (Playwright would print a failed megabyte fill in full).
+    await page.evaluate(() => {
+      const area = document.getElementById("raw-ticket");
+      area.value = "A".repeat(1 << 20);
+      area.dispatchEvent(new InputEvent("input", { bubbles: true }));
+    });
+    equal(await failedCheck(page), "size");
+    ok((await page.locator('[data-check="size"]').textContent()).includes("1048576 bytes is over the 4096-byte limit"));
+    ok(Date.now() - started < 10000, `took ${Date.now() - started} ms`);
+    ok(page.url().length < 10000, `the link stays short (${page.url().length} characters)`);
+    await raw.fill("v1.\u0000<script>.%%%");
+    equal(await failedCheck(page), "base64url");
+    ok((await page.locator(".problems").textContent()).includes("not in the base64url alphabet"));
+    noProblems(page);
+    await page.context().close();
+  },
+
   async "moving the clock past 120 s fails not expired"(ctx) {
     const page = await ctx.openPage("#deploy");
     const clock = page.getByLabel(/Clock: sent/);

@@ -9,6 +9,9 @@ use mrtr_sim::person::Reply;
 use mrtr_ticket::Mode;
 use serde_json::json;
 
+/// The longest edited ticket a link carries.
+pub const MAX_LINKED_TICKET: usize = 8 * 1024;
+
 fn record_id(r: RecordMode) -> &'static str {
     match r {
         RecordMode::Off => "off",
@@ -76,7 +79,8 @@ pub fn to_fragment(lab: &Lab) -> String {
     parts.push(format!("a={}", reply_id(lab.reply)));
     if let Some(own) = &lab.own {
         parts.push("o=1".into());
-        if let Some(ticket) = &own.ticket {
+        // A pasted megabyte stays out of the link: the link keeps the rest of the situation.
+        if let Some(ticket) = own.ticket.as_ref().filter(|t| t.len() <= MAX_LINKED_TICKET) {
             parts.push(format!("t={}", encode(ticket)));
         }
         if let Some(at) = own.at_ms {

@@ -6,6 +6,9 @@ use serde_json::Value;
 use yew::prelude::*;
 
 fn pretty(line: &str) -> String {
+    if line.len() > super::SHOWN_LINE {
+        return super::shown_line(line);
+    }
     serde_json::from_str::<Value>(line)
         .ok()
         .and_then(|v| serde_json::to_string_pretty(&v).ok())

@@ -89,7 +89,9 @@ pub fn editor(props: &Panel) -> Html {
             }
             { fields.unwrap_or_default() }
             <label class="raw" for="raw-ticket">{ "Raw ticket (your attempt)" }</label>
-            <textarea id="raw-ticket" rows="4" spellcheck="false" value={ticket.clone()} oninput={on_raw} />
+            // A pasted megabyte is shown unwrapped: wrapping one huge word costs the browser seconds.
+            <textarea id="raw-ticket" class={classes!((ticket.len() > super::SHOWN_LINE).then_some("unwrapped"))}
+                rows="4" spellcheck="false" value={ticket.clone()} oninput={on_raw} />
             if seen.problems.is_empty() {
                 <p class="decodes">{ "Decodes cleanly: three parts, strict base64url, JSON payload." }</p>
             } else {

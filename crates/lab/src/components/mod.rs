@@ -32,6 +32,22 @@ pub struct Panel {
     pub send: Callback<Action>,
 }
 
+/// The longest wire line shown in full; longer ones (a pasted megabyte) are shown cut, and
+/// the copy buttons still copy every byte.
+pub const SHOWN_LINE: usize = 4 * 1024;
+
+/// A line as shown on the page: whole, or cut with a note of its full length.
+pub fn shown_line(line: &str) -> String {
+    if line.len() <= SHOWN_LINE {
+        return line.to_owned();
+    }
+    let mut cut = SHOWN_LINE;
+    while !line.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}… ({} bytes in all: the copy button copies them all)", &line[..cut], line.len())
+}
+
 /// Copies text to the clipboard (best effort: the page stays as it is if it cannot).
 pub fn copy(text: &str) {
     if let Some(window) = web_sys::window() {

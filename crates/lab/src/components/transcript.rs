@@ -9,16 +9,17 @@ use yew::prelude::*;
 pub fn transcript(props: &Panel) -> Html {
     let events = &props.lab.run.trace.events;
     let shown = props.lab.cursor.unwrap_or(events.len()).min(events.len());
-    let lines: Vec<String> = events[..shown]
+    let wire: Vec<(String, &str)> = events[..shown]
         .iter()
         .filter_map(|e| {
             let line = e.line.as_ref()?;
             let (arrow, who) = if e.from == Actor::Client { ("-->", e.to.name()) } else { ("<--", e.from.name()) };
             let era = if e.earlier_era { " (earlier era)" } else { "" };
-            Some(format!("{arrow} [{} {who}{era}] {line}", mrtr_ticket::secs(e.at_ms)))
+            Some((format!("{arrow} [{} {who}{era}] ", mrtr_ticket::secs(e.at_ms)), line.as_str()))
         })
         .collect();
-    let all = lines.join("\n");
+    let all = wire.iter().map(|(head, line)| format!("{head}{line}")).collect::<Vec<_>>().join("\n");
+    let lines: Vec<String> = wire.iter().map(|(head, line)| format!("{head}{}", super::shown_line(line))).collect();
     let on_copy = Callback::from(move |_: MouseEvent| copy(&all));
     html! {
         <section class="transcript" aria-labelledby="transcript-title">
