@@ -89,9 +89,9 @@ pub fn editor(props: &Panel) -> Html {
             }
             { fields.unwrap_or_default() }
             <label class="raw" for="raw-ticket">{ "Raw ticket (your attempt)" }</label>
-            // A pasted megabyte is shown unwrapped: wrapping one huge word costs the browser seconds.
-            <textarea id="raw-ticket" class={classes!((ticket.len() > super::SHOWN_LINE).then_some("unwrapped"))}
-                rows="4" spellcheck="false" value={ticket.clone()} oninput={on_raw} />
+            // One unwrapped line (the parts above show it wrapped): wrapping one huge pasted
+            // word costs a browser seconds per hundred kilobytes.
+            <textarea id="raw-ticket" rows="3" spellcheck="false" value={ticket.clone()} oninput={on_raw} />
             if seen.problems.is_empty() {
                 <p class="decodes">{ "Decodes cleanly: three parts, strict base64url, JSON payload." }</p>
             } else {
