@@ -91,7 +91,7 @@ pub fn editor(props: &Panel) -> Html {
             <label class="raw" for="raw-ticket">{ "Raw ticket (your attempt)" }</label>
             // One unwrapped line (the parts above show it wrapped): wrapping one huge pasted
             // word costs a browser seconds per hundred kilobytes.
-            <textarea id="raw-ticket" rows="3" spellcheck="false" value={ticket.clone()} oninput={on_raw} />
+            <textarea id="raw-ticket" rows="2" spellcheck="false" value={ticket.clone()} oninput={on_raw} />
             if seen.problems.is_empty() {
                 <p class="decodes">{ "Decodes cleanly: three parts, strict base64url, JSON payload." }</p>
             } else {
