@@ -29,6 +29,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 const THEME_KEY: &str = "mrtr-lab-theme";
+/// How long the address bar waits after the last change before it shows the new situation.
+const LINK_DELAY_MS: u64 = 250;
 
 /// Mounts the app on the page's body, after installing the panic hook.
 pub fn start() {
@@ -192,7 +194,21 @@ pub fn app() -> Html {
         use_effect_with((), move |_| std::mem::forget(on_hash_change(send)));
     }
     let state: Rc<Lab> = Rc::new((*lab).clone());
-    use_effect_with(share::to_fragment(&state), |fragment| show_fragment(fragment));
+    {
+        // The address bar follows the situation, a moment after the last change: writing
+        // history costs a few milliseconds, too many for every keystroke.
+        let generation = use_mut_ref(|| 0u64);
+        use_effect_with(share::to_fragment(&state), move |fragment| {
+            *generation.borrow_mut() += 1;
+            let (mine, fragment) = (*generation.borrow(), fragment.clone());
+            yew::platform::spawn_local(async move {
+                yew::platform::time::sleep(std::time::Duration::from_millis(LINK_DELAY_MS)).await;
+                if *generation.borrow() == mine {
+                    show_fragment(&fragment);
+                }
+            });
+        });
+    }
     let takes_moves = state.takes_moves();
     html! {
         <>
