@@ -329,8 +329,7 @@ impl Cluster {
             trace.events[seq].checks = Some(report.clone());
         }
         for entry in &self.ledger.entries()[effects_before..] {
-            let seq = trace.push(now, lane, Actor::Ledger, Kind::Effect, entry.what.clone());
-            trace.events[seq].effect = Some(entry.clone());
+            trace.effect(now, lane, entry.clone());
         }
         for note in &handled.notes {
             trace.push(now, lane, lane, Kind::Note, note.clone());

@@ -126,6 +126,12 @@ impl Trace {
         self.events[seq].line = Some(line);
     }
 
+    /// Appends a side effect: `from` wrote `entry` into the ledger.
+    pub fn effect(&mut self, at_ms: u64, from: Actor, entry: Entry) {
+        let seq = self.push(at_ms, from, Actor::Ledger, Kind::Effect, entry.what.clone());
+        self.events[seq].effect = Some(entry);
+    }
+
     /// Appends a wire message of the earlier era.
     pub fn wire_earlier_era(
         &mut self,

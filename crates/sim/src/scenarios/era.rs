@@ -204,8 +204,7 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
             };
             let effects: Vec<Entry> = world.cluster.ledger().entries()[before..].to_vec();
             for entry in effects {
-                let seq = world.trace.push(now, lane_a, Actor::Ledger, Kind::Effect, entry.what.clone());
-                world.trace.events[seq].effect = Some(entry);
+                world.trace.effect(now, lane_a, entry);
             }
             let line = jsonrpc::result(call_id.into(), result);
             world.trace.wire_earlier_era(

@@ -19,6 +19,14 @@ fn amount_schema() -> Value {
     json!({"type": "object", "properties": {"amount": {"type": "number", "minimum": 0}}, "required": ["amount"]})
 }
 
+/// The `amount` argument every money tool takes: a number, not negative.
+fn amount(args: &Map<String, Value>) -> Result<f64, Step> {
+    match number(args, "amount")? {
+        a if a >= 0.0 => Ok(a),
+        _ => Err(Step::Invalid("Invalid arguments: `amount` must not be negative".into())),
+    }
+}
+
 pub const SUBMIT_EXPENSE: Tool = Tool {
     name: "submit_expense",
     title: "Submit an expense",
@@ -28,9 +36,8 @@ pub const SUBMIT_EXPENSE: Tool = Tool {
 };
 
 fn submit_expense(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
-    let amount = match number(args, "amount") {
-        Ok(a) if a >= 0.0 => a,
-        Ok(_) => return Step::Invalid("Invalid arguments: `amount` must not be negative".into()),
+    let amount = match amount(args) {
+        Ok(a) => a,
         Err(step) => return step,
     };
     let shown = money(cents(amount));
@@ -65,7 +72,7 @@ pub const CHARGE_BAD: Tool = Tool {
 };
 
 fn charge_bad(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
-    let amount = match number(args, "amount") {
+    let amount = match amount(args) {
         Ok(a) => a,
         Err(step) => return step,
     };
@@ -86,7 +93,7 @@ pub const CHARGE_GOOD: Tool = Tool {
 };
 
 fn charge_good(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
-    let amount = match number(args, "amount") {
+    let amount = match amount(args) {
         Ok(a) => a,
         Err(step) => return step,
     };
