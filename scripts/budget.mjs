@@ -42,7 +42,7 @@ const browser = await chromium.launch({
 async function interactive(url, selector) {
   const times = [];
   for (let i = 0; i < 5; i++) {
-    const context = await browser.newContext();
+    const context = await browser.newContext({ serviceWorkers: "block" });
     const page = await context.newPage();
     await page.goto(url);
     await page.waitForSelector(selector);
@@ -56,7 +56,7 @@ const emptyMs = await interactive(empty.url, "#ready");
 console.log(`navigation → interactive: lab ${labMs.toFixed(0)} ms, empty Yew page ${emptyMs.toFixed(0)} ms, ratio ${(labMs / emptyMs).toFixed(2)}×  (target ≤ 1.3×, median of 5)`);
 
 // 3. Edit → verdict rendered.
-const page = await browser.newPage();
+const page = await browser.newPage({ serviceWorkers: "block" });
 await page.goto(lab.url + "#deploy");
 await page.waitForSelector("#raw-ticket");
 const edits = await page.evaluate(async () => {

@@ -15,7 +15,8 @@ export async function serve(dir) {
     const file = join(dir, path.endsWith("/") ? `${path}index.html` : path);
     try {
       const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+      // Any origin may load the lab's files, as a lesson page elsewhere does.
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "access-control-allow-origin": "*" });
       res.end(body);
     } catch {
       res.writeHead(404, { "content-type": "text/plain" });

@@ -49,7 +49,8 @@ export const tests = {
     await page.evaluate(() => document.getElementById("lab").contentWindow.postMessage({ type: "mrtr-lab:play", move: "other-principal" }, "*"));
     await page.waitForFunction(() => window.received.some((m) => m.type === "mrtr-lab:verdict"));
     const verdict = await page.evaluate(() => window.received.find((m) => m.type === "mrtr-lab:verdict"));
-    equal(verdict, { type: "mrtr-lab:verdict", by: "other-principal", check: "principal", accepted: false });
+    equal([verdict.by, verdict.check, verdict.accepted, verdict.code], ["other-principal", "principal", false, -32602]);
+    equal(verdict.statement.object.id, `${origin}/scenarios/deploy/moves/other-principal`, "the activity defaults to the lab's address");
     const frame = page.frameLocator("#lab");
     ok((await frame.getByRole("status").textContent()).includes("refused by the principal check"));
     equal(await frame.locator("html").getAttribute("data-theme"), "dark");

@@ -25,7 +25,9 @@ await mkdir(shots, { recursive: true });
 /** A fresh page that fails the test on any console error or uncaught exception. */
 async function openPage(path = "", options = {}) {
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 900 },
-    colorScheme: options.colorScheme ?? "light", reducedMotion: options.reducedMotion ?? "no-preference" });
+    colorScheme: options.colorScheme ?? "light", reducedMotion: options.reducedMotion ?? "no-preference",
+    // The service worker has its own test (element.test.mjs, offline); elsewhere it stays out of the way.
+    serviceWorkers: options.serviceWorkers ?? "block" });
   const page = await context.newPage();
   page.problems = [];
   page.on("console", (m) => { if (m.type() === "error") page.problems.push(`console: ${m.text()}`); });

@@ -2,10 +2,12 @@
 //! lab for pages that cannot run scripts of their own. It posts its height to the parent
 //! after every render, and acts only on messages from the parent origin it was given.
 //!
-//! Messages it sends: `{type: "mrtr-lab:height", height}` (pixels) and
-//! `{type: "mrtr-lab:verdict", by, check, accepted}` after each move.
+//! Messages it sends: `{type: "mrtr-lab:height", height}` (pixels), and every
+//! [`LabEvent`](crate::host::LabEvent)'s detail (`{type: "mrtr-lab:verdict", by, check,
+//! accepted, …, statement}` after each move, a step, a challenge, the quiz).
 //! Messages it accepts, from `parent` only: `{type: "mrtr-lab:play", move}` (a move id).
 
+use crate::setup::Setup;
 use crate::state::Action;
 use mrtr_sim::moves::Move;
 use wasm_bindgen::closure::Closure;
@@ -15,14 +17,15 @@ use yew::Callback;
 /// What the iframe's URL asks for.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EmbedParams {
-    /// The situation, as a share fragment.
-    pub fragment: String,
-    /// How many events the sequence diagram shows.
-    pub step: Option<usize>,
+    /// The situation: `scenario`, `moves`, `clock`, `record`, `signing`, `reply`, `step`,
+    /// `situation`, read as a [`Setup`].
+    pub setup: Setup,
     /// `light`, `dark` or `system`.
     pub theme: Option<String>,
     /// The only origin whose messages it acts on.
     pub parent: Option<String>,
+    /// The lesson's activity IRI, the prefix of the ids in events' xAPI statements.
+    pub activity: Option<String>,
 }
 
 /// The embed parameters, when this page is `embed.html`.
@@ -33,16 +36,20 @@ pub fn params() -> Option<EmbedParams> {
     }
     let search = location.search().ok().unwrap_or_default();
     let query = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    let scenario = query.get("scenario").unwrap_or_else(|| "deploy".into());
-    let mut fragment = format!("s={scenario}");
-    if let Some(moves) = query.get("moves") {
-        fragment.push_str(&format!("&m={moves}"));
-    }
     Some(EmbedParams {
-        fragment,
-        step: query.get("step").and_then(|s| s.parse().ok()),
+        setup: Setup {
+            situation: query.get("situation"),
+            scenario: query.get("scenario"),
+            moves: query.get("moves"),
+            clock: query.get("clock"),
+            record: query.get("record"),
+            signing: query.get("signing"),
+            reply: query.get("reply"),
+            step: query.get("step"),
+        },
         theme: query.get("theme"),
         parent: query.get("parent").or_else(|| location.origin().ok()),
+        activity: query.get("activity"),
     })
 }
 
@@ -62,14 +69,11 @@ pub fn post_height() {
     post(&message);
 }
 
-/// Tells the parent what the last move came to.
-pub fn post_verdict(by: &str, check: Option<&str>, accepted: bool) {
-    let message = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&message, &"type".into(), &"mrtr-lab:verdict".into());
-    let _ = js_sys::Reflect::set(&message, &"by".into(), &by.into());
-    let _ = js_sys::Reflect::set(&message, &"check".into(), &check.map_or(JsValue::NULL, JsValue::from));
-    let _ = js_sys::Reflect::set(&message, &"accepted".into(), &accepted.into());
-    post(&message);
+/// Tells the parent what happened: the event's documented detail.
+pub fn post_event(detail: &serde_json::Value) {
+    if let Ok(message) = js_sys::JSON::parse(&detail.to_string()) {
+        post(&message);
+    }
 }
 
 /// The move a message asks for, if it comes from `parent` and has the documented shape.

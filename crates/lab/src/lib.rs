@@ -15,38 +15,42 @@
 
 pub mod components;
 pub mod diagrams;
+pub mod element;
 pub mod embed;
+pub mod host;
+pub mod setup;
 pub mod share;
 pub mod state;
+pub mod view;
 
-use components::{
-    answer::Answer, campaign::CampaignPanel, challenges::Challenges, checks::Checks, controls::Controls,
-    editor::Editor, figures::Figures, header::Header, intro::Intro, ledger::LedgerPanel, moves::Moves, picker::Picker,
-    quiz::Quiz, sequence::Sequence, status::Status, timeline::Timeline, transcript::Transcript,
-};
+use components::{header::Header, picker::Picker};
+use host::Host;
 use state::Lab;
 use std::rc::Rc;
+use view::{LabView, Layout};
 use yew::prelude::*;
 
 const THEME_KEY: &str = "mrtr-lab-theme";
 /// How long the address bar waits after the last change before it shows the new situation.
 const LINK_DELAY_MS: u64 = 250;
 
-/// Mounts the app on the page's body, after installing the panic hook.
+/// Starts what the page asks for, after installing the panic hook: the iframe lab on
+/// `embed.html`, the whole lab on a page whose body says `data-mrtr-lab="page"` (index.html),
+/// and nothing on other pages: there `<mrtr-lab>` elements mount themselves ([`element`]).
 pub fn start() {
     install_panic_hook();
-    match embed::params() {
-        Some(params) => {
-            yew::Renderer::<Embedded>::with_props(EmbeddedProps { params }).render();
-        }
-        None => {
-            yew::Renderer::<App>::new().render();
-        }
+    if let Some(params) = embed::params() {
+        yew::Renderer::<Embedded>::with_props(EmbeddedProps { params }).render();
+        return;
+    }
+    let document = web_sys::window().and_then(|w| w.document());
+    if document.and_then(|d| d.body()).is_some_and(|body| body.get_attribute("data-mrtr-lab").as_deref() == Some("page")) {
+        yew::Renderer::<App>::new().render();
     }
 }
 
 /// A panic never blanks the page: the message is shown where a student can read it.
-fn install_panic_hook() {
+pub(crate) fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         let message = format!("The lab hit a bug and stopped: {info}. Reload the page to start again.");
         web_sys::console::error_1(&message.clone().into());
@@ -62,6 +66,12 @@ fn install_panic_hook() {
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
+}
+
+/// The page's address without its fragment.
+fn page_address() -> String {
+    let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    href.split('#').next().unwrap_or_default().to_owned()
 }
 
 fn apply_theme(theme: &str) {
@@ -112,15 +122,8 @@ pub struct EmbeddedProps {
 /// The compact lab inside an iframe (`embed.html`).
 #[component(Embedded)]
 pub fn embedded(props: &EmbeddedProps) -> Html {
-    let params = props.params.clone();
-    let lab = use_reducer(|| {
-        let lab = share::from_fragment(&params.fragment);
-        let total = lab.run.trace.events.len() as isize;
-        match params.step {
-            Some(step) => lab.apply(state::Action::Step(step as isize - total)),
-            None => lab,
-        }
-    });
+    let setup = props.params.setup.clone();
+    let lab = use_reducer(|| setup.open());
     let send = {
         let lab = lab.clone();
         Callback::from(move |action| lab.dispatch(action))
@@ -134,34 +137,20 @@ pub fn embedded(props: &EmbeddedProps) -> Html {
             }
         });
     }
-    let state: Rc<Lab> = Rc::new((*lab).clone());
-    {
-        let latest = state.latest().map(|v| (v.by.clone(), v.answered.clone()));
-        use_effect_with(latest, |latest| {
-            if let Some((by, answered)) = latest {
-                let check = match answered {
-                    mrtr_sim::scenarios::Answered::Refused { check, .. } => check.clone(),
-                    _ => None,
-                };
-                let accepted = matches!(answered, mrtr_sim::scenarios::Answered::Accepted { .. });
-                embed::post_verdict(by, check.as_deref(), accepted);
-            }
-        });
-    }
+    let host = use_memo(props.params.activity.clone(), |activity| {
+        let page = page_address();
+        let lab_page = page.rsplit_once('/').map_or(page.clone(), |(dir, _)| format!("{dir}/"));
+        let activity = activity.clone().unwrap_or_else(|| lab_page.clone());
+        Host {
+            emit: Callback::from(move |event: host::LabEvent| embed::post_event(&event.detail(&activity))),
+            lab_page: lab_page.into(),
+        }
+    });
     use_effect(embed::post_height);
     html! {
-        <main id="lab-main" class="lab embedded">
-            <div class="column controls-column">
-                <Intro lab={state.clone()} send={send.clone()} />
-                <Moves lab={state.clone()} send={send.clone()} />
-            </div>
-            <div class="column results-column">
-                <Status lab={state.clone()} send={send.clone()} />
-                <Checks lab={state.clone()} send={send.clone()} />
-                <Answer lab={state.clone()} send={send.clone()} />
-                <Sequence lab={state.clone()} send={send.clone()} />
-            </div>
-        </main>
+        <ContextProvider<Host> context={(*host).clone()}>
+            <LabView lab={Rc::new((*lab).clone())} {send} layout={Layout::Compact} />
+        </ContextProvider<Host>>
     }
 }
 
@@ -209,42 +198,16 @@ pub fn app() -> Html {
             });
         });
     }
-    let takes_moves = state.takes_moves();
+    let host = use_memo((), |_| Host::page(&page_address()));
     html! {
-        <>
+        <ContextProvider<Host> context={(*host).clone()}>
             <a class="skip" href="#lab-main">{ "Skip to the lab" }</a>
             <Header theme={(*theme).clone()} {on_theme} />
             <Picker lab={state.clone()} send={send.clone()} />
-            <main id="lab-main" class={classes!("lab", takes_moves.then_some("with-moves"))}>
-                <div class="column controls-column">
-                    <Intro lab={state.clone()} send={send.clone()} />
-                    <Moves lab={state.clone()} send={send.clone()} />
-                    <Controls lab={state.clone()} send={send.clone()} />
-                    <Editor lab={state.clone()} send={send.clone()} />
-                </div>
-                <div class="column results-column">
-                    <Status lab={state.clone()} send={send.clone()} />
-                    <Checks lab={state.clone()} send={send.clone()} />
-                    if !takes_moves {
-                        <Figures lab={state.clone()} send={send.clone()} />
-                    }
-                    <Timeline lab={state.clone()} send={send.clone()} />
-                    <Answer lab={state.clone()} send={send.clone()} />
-                    <Sequence lab={state.clone()} send={send.clone()} />
-                    <LedgerPanel lab={state.clone()} send={send.clone()} />
-                    <Transcript lab={state.clone()} send={send.clone()} />
-                </div>
-            </main>
-            <div class="after-lab">
-                if takes_moves {
-                    <CampaignPanel lab={state.clone()} />
-                }
-                <Challenges lab={state.clone()} />
-                <Quiz />
-            </div>
+            <LabView lab={state} {send} layout={Layout::Full} />
             <footer class="site-footer">
                 <p>{ "The server key in this lab is a lab key, printed in its source on purpose: nothing here is secret. Everything runs in your browser; nothing is sent anywhere." }</p>
             </footer>
-        </>
+        </ContextProvider<Host>>
     }
 }

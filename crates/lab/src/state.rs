@@ -4,7 +4,7 @@
 use mrtr_sim::cluster::{RecordMode, Replica};
 use mrtr_sim::moves::{self, Move, OwnAttempt};
 use mrtr_sim::person::Reply;
-use mrtr_sim::scenarios::{self, Options, Run, Verdict, SCENARIOS};
+use mrtr_sim::scenarios::{self, Options, Run, Verdict};
 use mrtr_ticket::{with_payload, Mode};
 use serde_json::Value;
 use std::rc::Rc;
@@ -75,7 +75,7 @@ pub enum Action {
 impl Lab {
     /// The lab opened on a scenario with default switches.
     pub fn open(scenario: &str) -> Lab {
-        let scenario = SCENARIOS.iter().find(|s| s.id == scenario).map_or("deploy", |s| s.id);
+        let scenario = scenarios::find(scenario).map_or("deploy", |s| s.id);
         let mut lab = Lab {
             scenario,
             played: Vec::new(),

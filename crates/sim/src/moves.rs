@@ -89,10 +89,27 @@ impl Move {
         }
     }
 
-    /// Finds a move by its identifier.
+    /// Finds a move by its identifier or one of the short names lesson pages use
+    /// ([`Move::ALIASES`]: `moves="tamper,alice"`).
     pub fn from_id(id: &str) -> Option<Move> {
-        Move::ALL.into_iter().find(|m| m.id() == id)
+        let id = id.trim();
+        Move::ALL
+            .into_iter()
+            .find(|m| m.id() == id)
+            .or_else(|| Move::ALIASES.iter().find(|(alias, _)| *alias == id).map(|(_, by)| *by))
     }
+
+    /// Short names for the moves a lesson talks about.
+    pub const ALIASES: [(&'static str, Move); 8] = [
+        ("tamper", Move::EditPayload),
+        ("flip", Move::TamperByte),
+        ("alice", Move::OtherPrincipal),
+        ("late", Move::TooLate),
+        ("twice", Move::SendTwice),
+        ("replay", Move::SendTwice),
+        ("another-request", Move::OtherArguments),
+        ("forge-answer", Move::PrefillAnswer),
+    ];
 
     /// A label for a button.
     pub fn title(self) -> &'static str {
@@ -372,4 +389,21 @@ fn other_arguments(arguments: &Value) -> Value {
         None => other = json!({"other": true}),
     }
     other
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_and_aliases_name_moves_and_nothing_else_does() {
+        for by in Move::ALL {
+            assert_eq!(Move::from_id(by.id()), Some(by));
+        }
+        assert_eq!(Move::from_id("tamper"), Some(Move::EditPayload));
+        assert_eq!(Move::from_id(" alice "), Some(Move::OtherPrincipal));
+        assert_eq!(Move::from_id("Alice"), None);
+        assert_eq!(Move::from_id(""), None);
+        assert!(Move::ALIASES.iter().all(|(alias, _)| Move::ALL.iter().all(|m| m.id() != *alias)));
+    }
 }

@@ -1,6 +1,8 @@
 //! Challenges with an automatic success check, hints, and progress kept in the browser.
 
-use crate::state::Lab;
+use super::situation_link;
+use crate::host::{Host, LabEvent};
+use crate::state::{Action, Lab};
 use mrtr_sim::challenges::CHALLENGES;
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -28,22 +30,27 @@ fn save(done: &BTreeSet<String>) {
 pub struct Props {
     /// The lab, whose run each challenge checks.
     pub lab: Rc<Lab>,
+    /// Opens a challenge's scenario.
+    pub send: Callback<Action>,
 }
 
-/// The challenges panel.
+/// The challenges panel. When a challenge's check first passes, the host hears of it.
 #[component(Challenges)]
 pub fn challenges(props: &Props) -> Html {
+    let host = use_context::<Host>();
     let done = use_state(load);
     let hints = use_state(|| vec![0usize; CHALLENGES.len()]);
     let given_up = use_state(|| vec![false; CHALLENGES.len()]);
     {
-        let done = done.clone();
+        let (done, host) = (done.clone(), host.clone());
         let lab = props.lab.clone();
         use_effect_with(lab, move |lab| {
             let mut next = (*done).clone();
             for c in CHALLENGES {
-                if c.achieved(&lab.run, lab.mode) {
-                    next.insert(c.id.to_owned());
+                if c.achieved(&lab.run, lab.mode) && next.insert(c.id.to_owned()) {
+                    if let Some(host) = &host {
+                        host.emit.emit(LabEvent::Challenge { id: c.id, goal: c.goal });
+                    }
                 }
             }
             if next != *done {
@@ -90,7 +97,7 @@ pub fn challenges(props: &Props) -> Html {
                             <p class="goal">
                                 <span class="challenge-state">{ if achieved { "✓ done: " } else { "" } }</span>
                                 { c.goal }
-                                { " " }<a href={format!("#s={}", c.scenario)}>{ "Start here" }</a>
+                                { " " }{ situation_link(host.as_ref(), &format!("s={}", c.scenario), "Start here", &props.send) }
                             </p>
                             if shown > 0 {
                                 <ol class="hints">{ for c.hints[..shown].iter().map(|h| html! { <li>{ *h }</li> }) }</ol>

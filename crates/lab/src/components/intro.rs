@@ -1,24 +1,46 @@
 //! What the scenario teaches and the rule behind it.
 
-use super::{copy, Panel};
+use super::copy;
+use crate::host::Host;
+use crate::state::{Action, Lab};
 use mrtr_sim::scenarios;
+use std::rc::Rc;
 use yew::prelude::*;
+
+/// Props of [`Intro`].
+#[derive(Properties, PartialEq, Debug)]
+pub struct Props {
+    /// The state to render.
+    pub lab: Rc<Lab>,
+    /// Sends an action to the reducer.
+    pub send: Callback<Action>,
+    /// Offer the link and session tools (the whole lab); otherwise one link to open this
+    /// situation in the whole lab (a compact lab in a lesson).
+    #[prop_or(true)]
+    pub tools: bool,
+}
 
 /// The scenario's two or three sentences and its rule.
 #[component(Intro)]
-pub fn intro(props: &Panel) -> Html {
+pub fn intro(props: &Props) -> Html {
+    let host = use_context::<Host>();
     let Some(scenario) = scenarios::find(props.lab.scenario) else {
         return html! {};
     };
+    let link = host.map(|host| host.link(&props.lab)).unwrap_or_default();
     html! {
         <section class="intro" aria-labelledby="intro-title">
             <h2 id="intro-title">{ scenario.title }</h2>
             <p>{ scenario.teaches }</p>
             <p class="rule"><strong>{ "The rule: " }</strong>{ scenario.rule }</p>
-            <button type="button" class="secondary" onclick={|_| copy(&web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default())}>
-                { "Copy link to this situation" }
-            </button>
-            <super::session::Session lab={props.lab.clone()} send={props.send.clone()} />
+            if props.tools {
+                <button type="button" class="secondary" onclick={move |_| copy(&link)}>
+                    { "Copy link to this situation" }
+                </button>
+                <super::session::Session lab={props.lab.clone()} send={props.send.clone()} />
+            } else {
+                <a class="open-whole" href={link} target="_blank" rel="noopener">{ "Open this situation in the whole lab ↗" }</a>
+            }
         </section>
     }
 }

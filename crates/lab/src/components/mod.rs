@@ -48,6 +48,20 @@ pub fn shown_line(line: &str) -> String {
     format!("{}… ({} bytes in all: the copy button copies them all)", &line[..cut], line.len())
 }
 
+/// A link to a situation that opens it in this lab (on the lab's own page it also shows in
+/// the address bar; inside a lesson page it leaves the page's address alone).
+pub fn situation_link(host: Option<&crate::host::Host>, fragment: &str, text: &str, send: &Callback<Action>) -> Html {
+    let href = format!("{}#{fragment}", host.map_or("", |h| &*h.lab_page));
+    let onclick = {
+        let (fragment, send) = (fragment.to_owned(), send.clone());
+        Callback::from(move |event: MouseEvent| {
+            event.prevent_default();
+            send.emit(Action::Restore(fragment.clone()));
+        })
+    };
+    html! { <a {href} {onclick}>{ text.to_owned() }</a> }
+}
+
 /// Copies text to the clipboard (best effort: the page stays as it is if it cannot).
 pub fn copy(text: &str) {
     if let Some(window) = web_sys::window() {

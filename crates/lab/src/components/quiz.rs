@@ -1,6 +1,9 @@
 //! The lesson's quick check: five questions, an explanation after each answer, and a link
 //! into the scenario that shows it.
 
+use super::situation_link;
+use crate::host::{Host, LabEvent};
+use crate::state::Action;
 use yew::prelude::*;
 
 struct Question {
@@ -65,12 +68,26 @@ const QUESTIONS: [Question; 5] = [
     },
 ];
 
-/// The quick check.
+/// Props of [`Quiz`].
+#[derive(Properties, PartialEq, Debug)]
+pub struct Props {
+    /// Opens the scenario a question links to.
+    pub send: Callback<Action>,
+}
+
+/// The quick check. When every question has an answer, the host hears the score.
 #[component(Quiz)]
-pub fn quiz() -> Html {
+pub fn quiz(props: &Props) -> Html {
+    let host = use_context::<Host>();
     let answers = use_state(|| [None::<usize>; 5]);
     let score = answers.iter().enumerate().filter(|(i, a)| **a == Some(QUESTIONS[*i].right)).count();
     let answered = answers.iter().filter(|a| a.is_some()).count();
+    let emit_to = host.clone();
+    use_effect_with(*answers, move |answers| {
+        if let (Some(host), true) = (emit_to, answers.iter().all(Option::is_some)) {
+            host.emit.emit(LabEvent::Quiz { score, max: QUESTIONS.len() });
+        }
+    });
     html! {
         <section class="quiz" aria-labelledby="quiz-title">
             <h2 id="quiz-title">{ "Quick check" }</h2>
@@ -101,7 +118,7 @@ pub fn quiz() -> Html {
                                     <strong>{ if choice == question.right { "Right. " } else { "Not quite. " } }</strong>
                                     { question.why }
                                     { " " }
-                                    <a href={format!("#{}", question.see.0)}>{ question.see.1 }</a>
+                                    { situation_link(host.as_ref(), question.see.0, question.see.1, &props.send) }
                                 </p>
                             }
                         </li>

@@ -1,0 +1,222 @@
+//! What the page hosting the lab hears from it, and where its links point.
+//!
+//! The lab runs in three hosts: its own page, the iframe page (`embed.html`) and the
+//! `<mrtr-lab>` custom element. Each provides a [`Host`] context; components send
+//! [`LabEvent`]s to it and build links from it. An event's [`detail`](LabEvent::detail) is the
+//! one documented shape: the element dispatches it as a `CustomEvent`'s `detail`, the iframe
+//! posts it to its parent.
+//!
+//! ```
+//! use mrtr_lab::host::LabEvent;
+//! let event = LabEvent::Quiz { score: 4, max: 5 };
+//! let detail = event.detail("https://course.example/mrtr/lab-1");
+//! assert_eq!(detail["type"], "mrtr-lab:quiz");
+//! assert_eq!(detail["statement"]["verb"]["id"], "http://adlnet.gov/expapi/verbs/completed");
+//! assert_eq!(detail["statement"]["object"]["id"], "https://course.example/mrtr/lab-1/quiz");
+//! assert_eq!(detail["statement"]["result"]["score"]["scaled"], 0.8);
+//! ```
+
+use crate::state::Lab;
+use mrtr_sim::scenarios::{Answered, Verdict};
+use serde_json::{json, Value};
+use std::rc::Rc;
+use yew::Callback;
+
+/// Something a lesson page may want to know.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LabEvent {
+    /// A move or an edit was answered by the server.
+    Verdict {
+        /// The scenario.
+        scenario: &'static str,
+        /// The attempt's verdict.
+        verdict: Verdict,
+    },
+    /// The diagrams' cursor moved.
+    Step {
+        /// The scenario.
+        scenario: &'static str,
+        /// How many events are shown (from 1).
+        shown: usize,
+        /// How many events there are.
+        total: usize,
+        /// The last shown event, in a line.
+        summary: String,
+    },
+    /// A challenge's success check passed.
+    Challenge {
+        /// The challenge's id.
+        id: &'static str,
+        /// What it asked for.
+        goal: &'static str,
+    },
+    /// Every question of the quick check has an answer.
+    Quiz {
+        /// Right answers.
+        score: usize,
+        /// Questions.
+        max: usize,
+    },
+}
+
+const VERB_ATTEMPTED: &str = "http://adlnet.gov/expapi/verbs/attempted";
+const VERB_EXPERIENCED: &str = "http://adlnet.gov/expapi/verbs/experienced";
+const VERB_PASSED: &str = "http://adlnet.gov/expapi/verbs/passed";
+const VERB_COMPLETED: &str = "http://adlnet.gov/expapi/verbs/completed";
+const INTERACTION: &str = "http://adlnet.gov/expapi/activities/interaction";
+const ASSESSMENT: &str = "http://adlnet.gov/expapi/activities/assessment";
+
+fn statement(verb: &str, object: String, name: &str, kind: &str, result: Value) -> Value {
+    let word = verb.rsplit('/').next().unwrap_or(verb);
+    json!({
+        "verb": { "id": verb, "display": { "en-US": word } },
+        "object": { "objectType": "Activity", "id": object, "definition": { "name": { "en-US": name }, "type": kind } },
+        "result": result,
+    })
+}
+
+impl LabEvent {
+    /// The event's name: `mrtr-lab:verdict`, `mrtr-lab:step`, `mrtr-lab:challenge` or
+    /// `mrtr-lab:quiz`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            LabEvent::Verdict { .. } => "mrtr-lab:verdict",
+            LabEvent::Step { .. } => "mrtr-lab:step",
+            LabEvent::Challenge { .. } => "mrtr-lab:challenge",
+            LabEvent::Quiz { .. } => "mrtr-lab:quiz",
+        }
+    }
+
+    /// The documented detail: the event's own fields, plus `statement`, the verb, object and
+    /// result of an xAPI statement (an LMS adds the actor and the timestamp). Activity ids
+    /// start with `activity`, the lesson's IRI.
+    pub fn detail(&self, activity: &str) -> Value {
+        let activity = activity.trim_end_matches('/');
+        let mut detail = match self {
+            LabEvent::Verdict { scenario, verdict } => {
+                let (accepted, check, code, message) = match &verdict.answered {
+                    Answered::Accepted { .. } => (true, None, None, None),
+                    Answered::Refused { check, code, message } => (false, check.clone(), Some(*code), Some(message.clone())),
+                    Answered::AskedAgain | Answered::NoResponse => (false, None, None, None),
+                };
+                let outcome = verdict.answered.word();
+                json!({
+                    "scenario": scenario, "by": verdict.by, "title": verdict.title, "atMs": verdict.at_ms,
+                    "bearer": verdict.bearer, "accepted": accepted, "outcome": outcome, "check": check,
+                    "code": code, "message": message,
+                    "statement": statement(
+                        VERB_ATTEMPTED,
+                        format!("{activity}/scenarios/{scenario}/moves/{}", verdict.by),
+                        &verdict.title,
+                        INTERACTION,
+                        json!({ "success": accepted, "response": outcome }),
+                    ),
+                })
+            }
+            LabEvent::Step { scenario, shown, total, summary } => json!({
+                "scenario": scenario, "shown": shown, "total": total, "summary": summary,
+                "statement": statement(
+                    VERB_EXPERIENCED,
+                    format!("{activity}/scenarios/{scenario}/sequence"),
+                    "Sequence diagram",
+                    INTERACTION,
+                    json!({ "response": format!("{shown}/{total}") }),
+                ),
+            }),
+            LabEvent::Challenge { id, goal } => json!({
+                "id": id, "goal": goal,
+                "statement": statement(
+                    VERB_PASSED,
+                    format!("{activity}/challenges/{id}"),
+                    goal,
+                    ASSESSMENT,
+                    json!({ "success": true, "completion": true, "score": { "raw": 1, "min": 0, "max": 1, "scaled": 1.0 } }),
+                ),
+            }),
+            LabEvent::Quiz { score, max } => json!({
+                "score": score, "max": max,
+                "statement": statement(
+                    VERB_COMPLETED,
+                    format!("{activity}/quiz"),
+                    "Quick check: multi round-trip requests",
+                    ASSESSMENT,
+                    json!({
+                        "success": score == max, "completion": true,
+                        "score": { "raw": score, "min": 0, "max": max, "scaled": *score as f64 / (*max).max(1) as f64 },
+                    }),
+                ),
+            }),
+        };
+        detail["type"] = self.name().into();
+        detail
+    }
+
+    /// The verdict of the lab's latest attempt.
+    pub fn latest_verdict(lab: &Lab) -> Option<LabEvent> {
+        lab.latest().map(|verdict| LabEvent::Verdict { scenario: lab.scenario, verdict: verdict.clone() })
+    }
+}
+
+/// Where the lab runs: provided as a Yew context by each host.
+#[derive(Clone, PartialEq)]
+pub struct Host {
+    /// Hears every [`LabEvent`].
+    pub emit: Callback<LabEvent>,
+    /// The lab page's address without a fragment: share links are this + `#` + situation.
+    pub lab_page: Rc<str>,
+}
+
+impl std::fmt::Debug for Host {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Host").field("lab_page", &self.lab_page).finish()
+    }
+}
+
+impl Host {
+    /// A host that ignores events, for the lab's own page.
+    pub fn page(lab_page: &str) -> Host {
+        Host { emit: Callback::noop(), lab_page: lab_page.into() }
+    }
+
+    /// The share link to this situation.
+    pub fn link(&self, lab: &Lab) -> String {
+        format!("{}#{}", self.lab_page, crate::share::to_fragment(lab))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::Action;
+    use mrtr_sim::moves::Move;
+
+    #[test]
+    fn a_refused_move_names_its_check_in_the_detail_and_the_statement() {
+        let lab = Lab::open("deploy").apply(Action::Play(Move::OtherPrincipal));
+        let detail = LabEvent::latest_verdict(&lab).unwrap().detail("https://l.example/a/");
+        assert_eq!(detail["type"], "mrtr-lab:verdict");
+        assert_eq!(detail["by"], "other-principal");
+        assert_eq!(detail["check"], "principal");
+        assert_eq!(detail["accepted"], false);
+        assert_eq!(detail["code"], -32602);
+        assert_eq!(detail["statement"]["object"]["id"], "https://l.example/a/scenarios/deploy/moves/other-principal");
+        assert_eq!(detail["statement"]["result"], json!({"success": false, "response": "principal"}));
+    }
+
+    #[test]
+    fn the_honest_retry_is_a_success() {
+        let lab = Lab::open("deploy").apply(Action::Play(Move::Honest));
+        let detail = LabEvent::latest_verdict(&lab).unwrap().detail("urn:x");
+        assert_eq!(detail["accepted"], true);
+        assert_eq!(detail["check"], Value::Null);
+        assert_eq!(detail["statement"]["verb"]["display"]["en-US"], "attempted");
+    }
+
+    #[test]
+    fn a_challenge_is_passed_with_full_score() {
+        let detail = LabEvent::Challenge { id: "undercharge", goal: "g" }.detail("urn:x");
+        assert_eq!(detail["statement"]["verb"]["id"], VERB_PASSED);
+        assert_eq!(detail["statement"]["result"]["score"]["scaled"], 1.0);
+        assert_eq!(Host::page("http://h/").link(&Lab::open("voucher")), "http://h/#s=voucher&r=shared&p=signed&a=accept");
+    }
+}

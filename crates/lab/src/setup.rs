@@ -1,0 +1,147 @@
+//! What a host page asks for: the situation a lesson author sets with attributes
+//! (`<mrtr-lab scenario="misuse-ticket" moves="tamper,alice" clock="20">`) or with the
+//! iframe's query (`embed.html?scenario=…&moves=…&step=…`). One reading for both.
+//!
+//! ```
+//! use mrtr_lab::setup::Setup;
+//! let setup = Setup { scenario: Some("misuse-ticket".into()), moves: Some("tamper, alice".into()), ..Setup::default() };
+//! let lab = setup.open();
+//! assert_eq!(lab.scenario, "deploy");
+//! assert_eq!(lab.run.verdicts.len(), 2);
+//! assert_eq!(lab.latest().unwrap().answered.word(), "principal");
+//! ```
+
+use crate::share;
+use crate::state::{Action, Lab};
+
+/// The situation a host asks for; every field is optional and anything unreadable is ignored
+/// (the lab then opens with that field's default).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Setup {
+    /// A whole situation as the lab's share link has it (`s=deploy&m=honest&…`, the part
+    /// after `#`); the other fields override it.
+    pub situation: Option<String>,
+    /// A scenario id or alias (`deploy`, `misuse-ticket`, `voucher`, …).
+    pub scenario: Option<String>,
+    /// Moves to play, comma-separated ids or aliases (`tamper,alice`).
+    pub moves: Option<String>,
+    /// When your own attempt is sent, in seconds after the ticket was minted.
+    pub clock: Option<String>,
+    /// The replay record: `off`, `shared` or `per-replica`.
+    pub record: Option<String>,
+    /// Ticket protection: `signed`, `sealed` or `unsigned`.
+    pub signing: Option<String>,
+    /// How the person answers: `accept`, `accept-no`, `decline` or `cancel`.
+    pub reply: Option<String>,
+    /// How many events the diagrams show at first (from 1).
+    pub step: Option<String>,
+}
+
+fn given(field: &Option<String>) -> Option<&str> {
+    field.as_deref().map(str::trim).filter(|v| !v.is_empty())
+}
+
+impl Setup {
+    /// The share fragment this asks for.
+    pub fn fragment(&self) -> String {
+        let mut pairs: Vec<String> = given(&self.situation)
+            .map(|s| s.trim_start_matches('#').split('&').map(str::to_owned).collect())
+            .unwrap_or_default();
+        let mut set = |key: &str, value: String| {
+            pairs.retain(|kv| kv.split_once('=').map_or(kv != key, |(k, _)| k != key));
+            pairs.push(format!("{key}={value}"));
+        };
+        if let Some(scenario) = given(&self.scenario) {
+            set("s", scenario.to_owned());
+        }
+        if let Some(moves) = given(&self.moves) {
+            set("m", moves.split(',').map(str::trim).collect::<Vec<_>>().join(","));
+        }
+        for (key, field) in [("r", &self.record), ("p", &self.signing), ("a", &self.reply)] {
+            if let Some(value) = given(field) {
+                set(key, value.to_owned());
+            }
+        }
+        if let Some(ms) = given(&self.clock).and_then(|c| c.parse::<f64>().ok()).filter(|c| c.is_finite() && *c >= 0.0) {
+            set("o", "1".into());
+            set("c", format!("{}", (ms * 1000.0).round() as u64));
+        }
+        if !pairs.iter().any(|kv| kv.starts_with("s=")) {
+            pairs.insert(0, "s=deploy".into());
+        }
+        pairs.join("&")
+    }
+
+    /// The lab in this situation, its diagrams at `step` when one is given.
+    pub fn open(&self) -> Lab {
+        let lab = share::from_fragment(&self.fragment());
+        match given(&self.step).and_then(|s| s.parse::<usize>().ok()) {
+            Some(step) => {
+                let total = lab.run.trace.events.len() as isize;
+                lab.apply(Action::Step(step as isize - total))
+            }
+            None => lab,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup(pairs: &[(&str, &str)]) -> Setup {
+        let mut setup = Setup::default();
+        for (key, value) in pairs {
+            let value = Some((*value).to_owned());
+            match *key {
+                "situation" => setup.situation = value,
+                "scenario" => setup.scenario = value,
+                "moves" => setup.moves = value,
+                "clock" => setup.clock = value,
+                "record" => setup.record = value,
+                "signing" => setup.signing = value,
+                "reply" => setup.reply = value,
+                "step" => setup.step = value,
+                other => panic!("no field {other}"),
+            }
+        }
+        setup
+    }
+
+    #[test]
+    fn the_clock_sends_your_attempt_at_that_second() {
+        let lab = setup(&[("scenario", "deploy"), ("clock", "121")]).open();
+        let own = lab.latest().unwrap();
+        assert_eq!(own.by, "your-attempt");
+        assert_eq!(own.at_ms, 121_000);
+        assert_eq!(own.answered.word(), "expiry");
+        let on_time = setup(&[("scenario", "deploy"), ("clock", "20")]).open();
+        assert_eq!(on_time.latest().unwrap().answered.word(), "accepted");
+    }
+
+    #[test]
+    fn attributes_override_a_pasted_situation() {
+        let lab = setup(&[("situation", "#s=voucher&m=honest,send-twice&r=shared"), ("record", "off")]).open();
+        assert_eq!(lab.scenario, "voucher");
+        assert_eq!(lab.played.len(), 2);
+        assert_eq!(lab.latest().unwrap().answered.word(), "accepted", "without the record the second use goes through");
+        let with_record = setup(&[("situation", "s=voucher&m=honest,send-twice&r=shared")]).open();
+        assert_eq!(with_record.latest().unwrap().answered.word(), "single-use");
+    }
+
+    #[test]
+    fn nonsense_opens_the_default_lab() {
+        let lab = setup(&[("scenario", "nope"), ("moves", "fly,,"), ("clock", "-3"), ("step", "x"), ("signing", "rot13")]).open();
+        assert_eq!(lab.scenario, "deploy");
+        assert!(lab.played.is_empty());
+        assert!(lab.own.is_none());
+        assert_eq!(lab.cursor, None);
+        assert_eq!(Setup::default().fragment(), "s=deploy");
+    }
+
+    #[test]
+    fn step_sets_the_diagrams_cursor() {
+        let lab = setup(&[("moves", "honest"), ("step", "2")]).open();
+        assert_eq!(lab.cursor, Some(2));
+    }
+}

@@ -1,0 +1,145 @@
+//! The lab's panels, laid out for a host: every panel on the lab's own page and in a full
+//! `<mrtr-lab>`, the essentials in a compact one and in the iframe. It also tells the host
+//! what happened: a verdict after each new attempt, a step when the diagrams' cursor moves.
+
+use crate::components::{
+    answer::Answer, campaign::CampaignPanel, challenges::Challenges, checks::Checks, controls::Controls,
+    editor::Editor, figures::Figures, intro::Intro, ledger::LedgerPanel, moves::Moves, quiz::Quiz,
+    sequence::Sequence, status::Status, timeline::Timeline, transcript::Transcript,
+};
+use crate::host::{Host, LabEvent};
+use crate::state::{Action, Lab};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// How much of the lab a host shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Every panel, the campaign, the challenges and the quick check.
+    Full,
+    /// What the scenario teaches, the moves, the verdict, the answer and the sequence.
+    Compact,
+}
+
+/// Props of [`LabView`].
+#[derive(Properties, PartialEq, Debug)]
+pub struct Props {
+    /// The state to render.
+    pub lab: Rc<Lab>,
+    /// Sends an action to the reducer.
+    pub send: Callback<Action>,
+    /// Which panels.
+    pub layout: Layout,
+}
+
+/// What changed between two renders that a host hears about.
+fn news(before: Option<&Lab>, now: &Lab) -> Vec<LabEvent> {
+    let Some(before) = before else { return Vec::new() };
+    let mut events = Vec::new();
+    if before.run.verdicts != now.run.verdicts {
+        events.extend(LabEvent::latest_verdict(now));
+    }
+    if before.cursor != now.cursor && before.run.trace == now.run.trace {
+        let total = now.run.trace.events.len();
+        let shown = now.cursor.unwrap_or(total).min(total);
+        let summary = shown.checked_sub(1).and_then(|i| now.run.trace.events.get(i)).map(|e| e.summary.clone());
+        events.push(LabEvent::Step { scenario: now.scenario, shown, total, summary: summary.unwrap_or_default() });
+    }
+    events
+}
+
+/// The lab's panels.
+#[component(LabView)]
+pub fn lab_view(props: &Props) -> Html {
+    let host = use_context::<Host>();
+    {
+        let previous = use_mut_ref(|| None::<Rc<Lab>>);
+        use_effect_with(props.lab.clone(), move |lab| {
+            let before = previous.borrow_mut().replace(lab.clone());
+            if let Some(host) = host {
+                for event in news(before.as_deref(), lab) {
+                    host.emit.emit(event);
+                }
+            }
+        });
+    }
+    let (lab, send) = (&props.lab, &props.send);
+    if props.layout == Layout::Compact {
+        return html! {
+            <main class="lab compact">
+                <div class="column controls-column">
+                    <Intro lab={lab.clone()} send={send.clone()} tools={false} />
+                    <Moves lab={lab.clone()} send={send.clone()} />
+                </div>
+                <div class="column results-column">
+                    <Status lab={lab.clone()} send={send.clone()} />
+                    <Checks lab={lab.clone()} send={send.clone()} />
+                    <Answer lab={lab.clone()} send={send.clone()} />
+                    <Sequence lab={lab.clone()} send={send.clone()} />
+                </div>
+            </main>
+        };
+    }
+    let takes_moves = lab.takes_moves();
+    html! {
+        <>
+            <main id="lab-main" class={classes!("lab", takes_moves.then_some("with-moves"))}>
+                <div class="column controls-column">
+                    <Intro lab={lab.clone()} send={send.clone()} />
+                    <Moves lab={lab.clone()} send={send.clone()} />
+                    <Controls lab={lab.clone()} send={send.clone()} />
+                    <Editor lab={lab.clone()} send={send.clone()} />
+                </div>
+                <div class="column results-column">
+                    <Status lab={lab.clone()} send={send.clone()} />
+                    <Checks lab={lab.clone()} send={send.clone()} />
+                    if !takes_moves {
+                        <Figures lab={lab.clone()} send={send.clone()} />
+                    }
+                    <Timeline lab={lab.clone()} send={send.clone()} />
+                    <Answer lab={lab.clone()} send={send.clone()} />
+                    <Sequence lab={lab.clone()} send={send.clone()} />
+                    <LedgerPanel lab={lab.clone()} send={send.clone()} />
+                    <Transcript lab={lab.clone()} send={send.clone()} />
+                </div>
+            </main>
+            <div class="after-lab">
+                if takes_moves {
+                    <CampaignPanel lab={lab.clone()} />
+                }
+                <Challenges lab={lab.clone()} send={send.clone()} />
+                <Quiz send={send.clone()} />
+            </div>
+        </>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mrtr_sim::moves::Move;
+
+    #[test]
+    fn a_move_is_news_and_the_first_render_is_not() {
+        let before = Lab::open("deploy");
+        assert!(news(None, &before).is_empty());
+        let after = before.clone().apply(Action::Play(Move::TamperByte));
+        let events = news(Some(&before), &after);
+        assert!(matches!(&events[..], [LabEvent::Verdict { verdict, .. }] if verdict.by == "tamper-byte"));
+    }
+
+    #[test]
+    fn a_step_back_is_news_with_the_event_shown_last() {
+        let before = Lab::open("deploy").apply(Action::Play(Move::Honest));
+        let after = before.clone().apply(Action::Step(-1));
+        let total = before.run.trace.events.len();
+        match &news(Some(&before), &after)[..] {
+            [LabEvent::Step { shown, total: t, summary, .. }] => {
+                assert_eq!((*shown, *t), (total - 1, total));
+                assert_eq!(summary, &before.run.trace.events[total - 2].summary);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(news(Some(&after), &after).is_empty());
+    }
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Trunk's post-build hook (Trunk.toml): completes the build of index.html with what the
+# embed kit serves beside it, in the staging directory, on every build and every rebuild.
+#
+#   embed.html               the iframe page (the same app: it notices its name)
+#   mrtr-lab-element.css     the lab's style partials in one sheet, for <mrtr-lab>'s shadow root
+#   mrtr-lab-build.js        the hashed names of the lab's module, for mrtr-lab-element.js
+#   pkg/                     the codec's JavaScript package (mrtr-js), for <mrtr-ticket> and authors
+#   sw.js                    the service worker, with the list of every file to keep offline
+set -euo pipefail
+stage=${TRUNK_STAGING_DIR:?run by trunk}
+case "${TRUNK_HTML_FILE:-}" in
+  */index.html | index.html) ;;
+  *) exit 0 ;; # another page (the budget's empty Yew page): nothing to add
+esac
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+
+cp "$stage/index.html" "$stage/embed.html"
+
+# The partials in the order index.html links them.
+grep -o 'data-trunk rel="css" href="[^"]*"' index.html | sed 's/.*href="//; s/"$//' | xargs cat >"$stage/mrtr-lab-element.css"
+
+glue=$(cd "$stage" && ls | grep -E '^mrtr-lab(-[0-9a-f]+)?\.js$' | head -n1)
+[ -n "$glue" ] || { echo "post-build: no mrtr-lab module in $stage" >&2; exit 1; }
+cat >"$stage/mrtr-lab-build.js" <<JS
+// Written by scripts/trunk-post-build.sh: the names this build gave the lab's files.
+export const glue = "./$glue";
+export const wasm = "./${glue%.js}_bg.wasm";
+export const styles = "./mrtr-lab-element.css";
+JS
+
+# The codec package: built for speed, as the benchmark measures it.
+target_dir=${CARGO_TARGET_DIR:-$ROOT/target}
+cargo build --quiet -p mrtr-js --lib --target wasm32-unknown-unknown --profile speed
+wasm-bindgen --target web --out-dir "$stage/pkg" "$target_dir/wasm32-unknown-unknown/speed/mrtr_js.wasm"
+wasm-opt -O3 \
+  "$stage/pkg/mrtr_js_bg.wasm" -o "$stage/pkg/mrtr_js_bg.wasm"
+
+# The service worker, told every file of this build and a version that changes with them.
+files=$(cd "$stage" && find . -type f ! -name sw.js | sed 's|^\./||' | LC_ALL=C sort)
+version=$(cd "$stage" && echo "$files" | xargs sha256sum | sha256sum | cut -c1-16)
+list=$(echo "$files" | sed 's/.*/  "&",/')
+awk -v version="$version" -v list="$list" '
+  /__PRECACHE__/ { print list; next }
+  { gsub(/__VERSION__/, version); print }
+' web/sw.js >"$stage/sw.js"

@@ -1,0 +1,203 @@
+// The embed kit's custom elements, as a lesson author uses them: the README's snippets pasted
+// into a plain page on another origin, two labs side by side, attributes, events, the
+// sample lesson page, and offline use through the service worker.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { serve } from "../../scripts/static-server.mjs";
+import { equal, noProblems, ok } from "./assert.mjs";
+
+/** The html code block after `<!-- snippet: name -->` in README.md, pointed at `labUrl`. */
+function snippet(root, name, labUrl) {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const at = readme.indexOf(`<!-- snippet: ${name} -->`);
+  ok(at >= 0, `README has no snippet "${name}"`);
+  const block = readme.slice(at).match(/```html\n([\s\S]*?)```/)[1];
+  return block.replaceAll("http://127.0.0.1:8080/", labUrl);
+}
+
+/** A plain lesson page with `body`, served from its own origin (another port). */
+async function lessonPage(ctx, name, body) {
+  const dir = join(ctx.root, "target", "e2e-lesson");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.html`), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${name}</title></head><body>
+    <h1>A lesson</h1><p>Some prose before the lab.</p>
+    ${body}
+    <script>
+      window.events = [];
+      for (const type of ["mrtr-lab:ready", "mrtr-lab:verdict", "mrtr-lab:step", "mrtr-lab:challenge", "mrtr-lab:quiz", "mrtr-ticket:opened"]) {
+        document.addEventListener(type, (e) => window.events.push({ type, target: e.target.id, bubbles: e.bubbles, composed: e.composed, detail: e.detail }));
+      }
+    </script></body></html>`);
+  const { server, url } = await serve(dir);
+  const context = await ctx.browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on("console", (m) => { if (m.type() === "error") page.problems.push(`console: ${m.text()}`); });
+  page.on("pageerror", (e) => page.problems.push(e.message));
+  await page.goto(`${url}${name}.html`);
+  page.done = async () => { await context.close(); server.close(); };
+  return page;
+}
+
+const events = (page, type, target) => page.evaluate(([type, target]) =>
+  window.events.filter((e) => e.type === type && (!target || e.target === target)), [type, target]);
+const status = (page, id) => page.locator(`#${id} [role=status]`).first().textContent();
+
+export const tests = {
+  async "the README's element snippet works on another origin: two labs, one module, independent"(ctx) {
+    const page = await lessonPage(ctx, "two-labs", snippet(ctx.root, "element", ctx.baseUrl));
+    await page.waitForFunction(() => window.events.filter((e) => e.type === "mrtr-lab:ready").length === 2);
+    ok((await status(page, "misuse")).includes("principal"), "misuse: alice's replay is refused by the principal check");
+    ok((await status(page, "voucher")).includes("accepted"), "voucher without the record: the second use goes through");
+    const wasmLoads = await page.evaluate(() => performance.getEntriesByType("resource").filter((r) => r.name.includes("mrtr-lab-") && r.name.endsWith("_bg.wasm")).length);
+    equal(wasmLoads, 1, "one wasm module for both elements");
+
+    // A move in one lab: its verdict event, from that element only; the other lab is untouched.
+    const before = await status(page, "voucher");
+    await page.locator("#misuse").getByRole("button", { name: "Honest retry", exact: true }).click();
+    await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-lab:verdict"));
+    const [verdict] = await events(page, "mrtr-lab:verdict");
+    equal([verdict.target, verdict.bubbles, verdict.composed], ["misuse", true, true]);
+    const d = verdict.detail;
+    equal([d.type, d.scenario, d.by, d.accepted, d.check, d.outcome], ["mrtr-lab:verdict", "deploy", "honest", true, null, "accepted"]);
+    equal(d.statement.verb.id, "http://adlnet.gov/expapi/verbs/attempted");
+    equal(d.statement.object.id, `${page.url().split("#")[0]}#misuse/scenarios/deploy/moves/honest`);
+    equal(d.statement.result, { success: true, response: "accepted" });
+    equal(await status(page, "voucher"), before, "the other lab did not move");
+    // The page's own console listener from the snippet saw it too (no error logged).
+
+    // A step in the sequence diagram.
+    await page.locator("#misuse").getByRole("button", { name: "◀ Back" }).click();
+    await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-lab:step"));
+    const [step] = await events(page, "mrtr-lab:step");
+    ok(step.detail.shown === step.detail.total - 1 && step.detail.summary.length > 0, JSON.stringify(step.detail));
+
+    // Methods, and a refused move named by its check.
+    equal(await page.evaluate(() => document.getElementById("voucher").play("nope")), false);
+    equal(await page.evaluate(() => document.getElementById("misuse").play("late")), true);
+    await page.waitForFunction(() => window.events.filter((e) => e.type === "mrtr-lab:verdict").length === 2);
+    const late = (await events(page, "mrtr-lab:verdict"))[1].detail;
+    equal([late.by, late.check, late.code, late.statement.result.success], ["too-late", "expiry", -32602, false]);
+    ok((await page.evaluate(() => document.getElementById("misuse").situation)).includes("m=edit-payload,other-principal,honest,too-late"));
+    await ctx.screenshot(page, "element-two-labs");
+    noProblems(page);
+    await page.done();
+  },
+
+  async "attributes set the situation, and reflect as properties"(ctx) {
+    const labUrl = ctx.baseUrl;
+    const page = await lessonPage(ctx, "attributes", `
+      <script type="module" src="${labUrl}mrtr-lab-element.js"></script>
+      <mrtr-lab id="lab" scenario="misuse-ticket" clock="121" compact></mrtr-lab>`);
+    await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-lab:ready"));
+    ok((await status(page, "lab")).includes("expiry"), "your attempt at 121 s is too late");
+    equal(await page.evaluate(() => [document.getElementById("lab").scenario, document.getElementById("lab").compact]), ["misuse-ticket", true]);
+    // Properties set attributes; several changes in one task open the lab once, in the new situation.
+    await page.evaluate(() => {
+      const lab = document.getElementById("lab");
+      lab.scenario = "voucher";
+      lab.moves = "honest,twice";
+      lab.record = "shared";
+      lab.removeAttribute("clock");
+    });
+    await page.waitForFunction(() => window.events.filter((e) => e.type === "mrtr-lab:ready").length === 2);
+    equal(await page.evaluate(() => document.getElementById("lab").getAttribute("moves")), "honest,twice");
+    ok((await status(page, "lab")).includes("single-use"), "with the record, the second use is refused");
+    // A step attribute shows the diagram part way; theme is CSS only.
+    await page.evaluate(() => { document.getElementById("lab").step = "2"; document.getElementById("lab").theme = "dark"; });
+    await page.waitForFunction(() => window.events.filter((e) => e.type === "mrtr-lab:ready").length === 3);
+    ok((await page.locator("#lab .step-count").textContent()).startsWith("step 2 of"));
+    const background = await page.evaluate(() => getComputedStyle(document.getElementById("lab")).backgroundColor);
+    equal(background, "rgb(21, 23, 27)", "the dark palette");
+    // Nonsense attributes open the default lab, without an error.
+    await page.evaluate(() => { document.getElementById("lab").situation = "%%%"; document.getElementById("lab").scenario = "nope"; });
+    await page.waitForFunction(() => window.events.filter((e) => e.type === "mrtr-lab:ready").length === 4);
+    ok((await page.locator("#lab h2").first().textContent()).includes("Misuse the ticket"));
+    noProblems(page);
+    await page.done();
+  },
+
+  async "a full lab reports a challenge met and the quiz's score"(ctx) {
+    const page = await lessonPage(ctx, "full", `
+      <script type="module" src="${ctx.baseUrl}mrtr-lab-element.js"></script>
+      <mrtr-lab id="lab" scenario="voucher" activity="https://course.example/mrtr/lab-1"></mrtr-lab>`);
+    await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-lab:ready"));
+    const lab = page.locator("#lab");
+    await lab.getByRole("radio", { name: "off" }).first().check();
+    await lab.getByRole("button", { name: "Honest retry", exact: true }).click();
+    await lab.getByRole("button", { name: "Send the honest retry twice" }).click();
+    await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-lab:challenge"));
+    const [challenge] = await events(page, "mrtr-lab:challenge");
+    equal([challenge.detail.id, challenge.detail.statement.verb.id, challenge.detail.statement.object.id],
+      ["redeem-twice", "http://adlnet.gov/expapi/verbs/passed", "https://course.example/mrtr/lab-1/challenges/redeem-twice"]);
+    // The quick check: four right, one wrong.
+    const questions = lab.locator(".question");
+    const picks = [1, 2, 1, 1, 0];
+    for (let q = 0; q < 5; q++) await questions.nth(q).getByRole("radio").nth(picks[q]).check();
+    await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-lab:quiz"));
+    const quiz = (await events(page, "mrtr-lab:quiz")).at(-1).detail;
+    equal([quiz.score, quiz.max], [4, 5]);
+    equal(quiz.statement.result, { success: false, completion: true, score: { raw: 4, min: 0, max: 5, scaled: 0.8 } });
+    equal(quiz.statement.object.id, "https://course.example/mrtr/lab-1/quiz");
+    // A question's link opens its scenario inside this lab, and leaves the page's address alone.
+    const address = page.url();
+    await lab.getByRole("link", { name: "Watch a careless server charge 1.00" }).click();
+    await page.waitForFunction(() => document.getElementById("lab").situation.startsWith("s=careless"));
+    equal(page.url(), address);
+    noProblems(page);
+    await page.done();
+  },
+
+  async "the ticket snippet: a live ticket that names the check that stops it"(ctx) {
+    const page = await lessonPage(ctx, "ticket", snippet(ctx.root, "ticket", ctx.baseUrl));
+    await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-ticket:opened"));
+    const widget = page.locator("mrtr-ticket");
+    ok((await widget.getByRole("status").textContent()).includes("Every check passed"));
+    await widget.getByLabel("Presented by").selectOption("alice");
+    ok((await widget.getByRole("status").textContent()).includes("Refused by the principal check"));
+    await widget.getByLabel("Presented by").selectOption("bob");
+    await widget.getByRole("button", { name: "Change one character" }).click();
+    ok((await widget.getByRole("status").textContent()).includes("Refused by the signature check"));
+    const last = (await events(page, "mrtr-ticket:opened")).at(-1).detail;
+    equal([last.ok, last.failedCheck], [false, "signature"]);
+    // A pasted megabyte: refused at the size check, at once.
+    await widget.getByText("Edit the ticket").click();
+    await widget.getByLabel("The ticket, as the client holds it").fill("x".repeat(1 << 20));
+    ok((await widget.getByRole("status").textContent()).includes("Refused by the size check"));
+    noProblems(page);
+    await page.done();
+  },
+
+  async "the sample lesson page: two labs and a ticket in prose, readable in both themes"(ctx) {
+    for (const colorScheme of ["light", "dark"]) {
+      const page = await ctx.openPage("lesson.html", { colorScheme });
+      await page.waitForFunction(() => [...document.querySelectorAll("mrtr-lab")].every((e) => e.shadowRoot.querySelector("[role=status]")));
+      equal(await page.locator("mrtr-lab").count(), 2);
+      await page.locator("mrtr-ticket").getByRole("status").waitFor();
+      await page.locator("#voucher").getByRole("button", { name: "Honest retry", exact: true }).click();
+      await page.waitForFunction(() => document.getElementById("lms").textContent.includes("attempted"));
+      await ctx.screenshot(page, `lesson-${colorScheme}`);
+      noProblems(page);
+      await page.context().close();
+    }
+  },
+
+  async "offline: once opened, the lab and the lesson work without a network"(ctx) {
+    const { server, url } = await serve(join(ctx.root, "dist"));
+    const context = await ctx.browser.newContext({ serviceWorkers: "allow" });
+    const page = await context.newPage();
+    await page.goto(`${url}lesson.html`);
+    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await new Promise((done) => server.close(done));
+    server.closeAllConnections?.();
+    for (const path of ["lesson.html", "", "embed.html?scenario=voucher"]) {
+      await page.goto(`${url}${path}`);
+      await page.locator("[role=status]").first().waitFor({ timeout: 10_000 });
+    }
+    await page.goto(`${url}lesson.html`);
+    await page.locator("#misuse").getByRole("button", { name: "Honest retry", exact: true }).click();
+    ok((await status(page, "misuse")).includes("accepted"), "a move still plays offline");
+    await context.close();
+  },
+};

@@ -1,0 +1,139 @@
+// <mrtr-lab>: the lab inside a lesson page. One include registers the element:
+//
+//   <script type="module" src="https://where-the-lab-is/mrtr-lab-element.js"></script>
+//   <mrtr-lab scenario="misuse-ticket" moves="tamper,alice" clock="20" theme="auto" compact></mrtr-lab>
+//
+// Every element on the page shares one WebAssembly module and one stylesheet, loaded once.
+// Each lives in its own shadow root, so the page's styles and the lab's do not meet.
+//
+// Attributes (each also a property that reflects it): situation, scenario, moves, clock,
+// record, signing, reply, step, theme, compact, activity. Changing one (other than theme)
+// opens the lab again in the situation the attributes now describe.
+//
+// Events (bubbles, composed; `detail` documented in README.md, "Embed the lab"):
+//   mrtr-lab:ready, mrtr-lab:verdict, mrtr-lab:step, mrtr-lab:challenge, mrtr-lab:quiz
+//
+// Methods: play(move) plays a move ("tamper", "alice", "honest", …) and returns whether the
+// lab knows it; `situation` is the share fragment of what the lab shows now.
+import { glue, styles, wasm } from "./mrtr-lab-build.js";
+
+const here = new URL(".", import.meta.url);
+const SITUATION = ["situation", "scenario", "moves", "clock", "record", "signing", "reply", "step", "activity"];
+
+let shared;
+/** The module and the stylesheet, fetched once for every element on the page. */
+function load() {
+  shared ??= Promise.all([
+    import(new URL(glue, here).href).then(async (module) => {
+      await module.default({ module_or_path: new URL(wasm, here) });
+      return module;
+    }),
+    fetch(new URL(styles, here)).then(async (response) => {
+      if (!response.ok) throw new Error(`mrtr-lab: ${styles} answered ${response.status}`);
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(await response.text());
+      return sheet;
+    }),
+  ]);
+  return shared;
+}
+
+class MrtrLab extends HTMLElement {
+  static observedAttributes = [...SITUATION, "compact"];
+
+  #mounted = null;
+  #pending = false;
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: "open" });
+  }
+
+  connectedCallback() {
+    this.#schedule();
+  }
+
+  disconnectedCallback() {
+    this.#mounted?.unmount();
+    this.#mounted = null;
+  }
+
+  attributeChangedCallback(_name, before, now) {
+    if (before !== now && this.isConnected) this.#schedule();
+  }
+
+  /** Plays a move by id or alias; false when the lab is not ready or knows no such move. */
+  play(move) {
+    return this.#mounted ? this.#mounted.play(String(move)) : false;
+  }
+
+  /** The situation now, as the part after `#` of the lab's share link. */
+  get situation() {
+    return this.#mounted ? this.#mounted.situation() : (this.getAttribute("situation") ?? "");
+  }
+  set situation(value) {
+    this.setAttribute("situation", value);
+  }
+
+  get compact() {
+    return this.hasAttribute("compact");
+  }
+  set compact(value) {
+    this.toggleAttribute("compact", Boolean(value));
+  }
+
+  /** Several attribute changes in one task open the lab once. */
+  #schedule() {
+    if (this.#pending) return;
+    this.#pending = true;
+    queueMicrotask(() => {
+      this.#pending = false;
+      this.#mount().catch((error) => this.#fail(error));
+    });
+  }
+
+  async #mount() {
+    const [module, sheet] = await load();
+    if (!this.isConnected) return;
+    this.shadowRoot.adoptedStyleSheets = [sheet];
+    this.#mounted?.unmount();
+    const root = document.createElement("div");
+    root.className = "mrtr-root";
+    this.shadowRoot.replaceChildren(root);
+    const options = { compact: this.compact, labPage: here.href };
+    for (const name of SITUATION) {
+      if (this.hasAttribute(name)) options[name] = this.getAttribute(name);
+    }
+    options.activity ??= location.href.split("#")[0] + (this.id ? `#${this.id}` : "");
+    this.#mounted = module.mountLab(root, options, (type, detail) => this.#emit(type, detail));
+    this.#emit("mrtr-lab:ready", { type: "mrtr-lab:ready", situation: this.#mounted.situation() });
+  }
+
+  #emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
+  #fail(error) {
+    const note = document.createElement("p");
+    note.setAttribute("role", "alert");
+    note.textContent = `The lab could not start: ${error.message ?? error}`;
+    this.shadowRoot.replaceChildren(note);
+    console.error(error);
+  }
+}
+
+for (const name of SITUATION.concat("theme")) {
+  if (name === "situation") continue;
+  Object.defineProperty(MrtrLab.prototype, name, {
+    get() {
+      return this.getAttribute(name);
+    },
+    set(value) {
+      if (value === null || value === undefined) this.removeAttribute(name);
+      else this.setAttribute(name, String(value));
+    },
+  });
+}
+
+if (!customElements.get("mrtr-lab")) customElements.define("mrtr-lab", MrtrLab);
+export { MrtrLab };

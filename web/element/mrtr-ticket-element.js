@@ -1,0 +1,152 @@
+// <mrtr-ticket>: a live requestState ticket for a slide or a lesson, opened by the codec's
+// JavaScript package (pkg/mrtr_js.js) in the reader's browser.
+//
+//   <script type="module" src="https://where-the-lab-is/mrtr-ticket-element.js"></script>
+//   <mrtr-ticket principal="bob" env="staging"></mrtr-ticket>
+//
+// It mints a ticket for `principal`'s deploy to `env` and shows its three parts, the
+// decoded payload and every check with its sentence. The reader can edit the ticket, change
+// one character, present it as someone else, send it later, or spend it on another request.
+// After each opening it dispatches `mrtr-ticket:opened` (bubbles, composed) with the
+// codec's report ({ok, failedCheck, steps, error}) as `detail`.
+import init, { explain, inspect, mint, open } from "./pkg/mrtr_js.js";
+import { styles } from "./mrtr-lab-build.js";
+
+const here = new URL(".", import.meta.url);
+// A lab key, printed here on purpose: nothing on a lesson page is secret.
+const KEY = "mrtr-lab demo key, not a secret!";
+const TTL_MS = 120_000;
+
+let shared;
+function load() {
+  shared ??= Promise.all([
+    init({ module_or_path: new URL("pkg/mrtr_js_bg.wasm", here) }),
+    fetch(new URL(styles, here)).then(async (response) => {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync((await response.text()) + WIDGET_CSS);
+      return sheet;
+    }),
+  ]).then(([, sheet]) => sheet);
+  return shared;
+}
+
+const WIDGET_CSS = `
+.ticket-widget { padding: 1rem; }
+.ticket-widget .parts { word-break: break-all; line-height: 1.6; }
+.ticket-widget .row { display: flex; flex-wrap: wrap; gap: 0.6rem 1rem; align-items: center; margin: 0.6rem 0; }
+.ticket-widget textarea { width: 100%; min-height: 4.5rem; }
+.ticket-widget ol { list-style: none; padding: 0; margin: 0.4rem 0 0; }
+.ticket-widget li { padding: 0.15rem 0; }
+.ticket-widget li.failed { color: var(--bad); font-weight: 600; }
+.ticket-widget li.passed { color: var(--ok); }
+.ticket-widget li.not-reached, .ticket-widget li.skipped { color: var(--muted); }
+.ticket-widget .role-prefix { color: var(--prefix); }
+.ticket-widget .role-payload { color: var(--payload); }
+.ticket-widget .role-tag { color: var(--tag); }
+`;
+
+const request = (env) => ({ method: "tools/call", params: { name: "deploy", arguments: { env } } });
+
+function element(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+class MrtrTicket extends HTMLElement {
+  static observedAttributes = ["principal", "env"];
+  #ui = null;
+  #ticket = "";
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: "open" });
+  }
+
+  async connectedCallback() {
+    try {
+      const sheet = await load();
+      this.shadowRoot.adoptedStyleSheets = [sheet];
+      if (!this.#ui) this.#build();
+      this.#mint();
+    } catch (error) {
+      this.shadowRoot.replaceChildren(element("p", { role: "alert", textContent: `The ticket could not load: ${error.message}` }));
+    }
+  }
+
+  attributeChangedCallback() {
+    if (this.#ui) this.#mint();
+  }
+
+  get ticket() {
+    return this.#ticket;
+  }
+
+  #build() {
+    const ids = (name) => `${name}-${Math.random().toString(36).slice(2, 8)}`;
+    const text = element("textarea", { spellcheck: false, className: "mono", id: ids("ticket") });
+    text.setAttribute("aria-label", "The ticket, as the client holds it");
+    const who = element("select", {}, element("option", { value: "bob", textContent: "bob" }), element("option", { value: "alice", textContent: "alice" }));
+    const env = element("select", {}, element("option", { value: "staging", textContent: "deploy to staging" }), element("option", { value: "prod", textContent: "deploy to prod" }));
+    const at = element("input", { type: "range", min: 0, max: 300, step: 1, value: 8 });
+    const atLabel = element("span", { textContent: "8 s" });
+    const flip = element("button", { type: "button", className: "secondary", textContent: "Change one character" });
+    const again = element("button", { type: "button", className: "secondary", textContent: "Mint a new ticket" });
+    const parts = element("p", { className: "parts mono" });
+    const payload = element("pre", { className: "payload" });
+    const checks = element("ol", { className: "checks" });
+    const verdict = element("p", { className: "verdict", role: "status" });
+    const label = (caption, control) => element("label", {}, `${caption} `, control);
+    this.shadowRoot.replaceChildren(
+      element("section", { className: "ticket-widget" },
+        element("h2", { textContent: "A live ticket" }),
+        parts,
+        element("details", {}, element("summary", { textContent: "Edit the ticket" }), text),
+        element("div", { className: "row" }, flip, again),
+        element("div", { className: "row" }, label("Presented by", who), label("for", env), label("sent at", at), atLabel),
+        verdict,
+        checks,
+        element("details", {}, element("summary", { textContent: "The payload anyone can read (signed, not secret)" }), payload),
+      ),
+    );
+    this.#ui = { text, who, env, at, atLabel, parts, payload, checks, verdict };
+    text.addEventListener("input", () => this.#open(text.value));
+    for (const control of [who, env, at]) control.addEventListener("input", () => this.#open(this.#ticket));
+    flip.addEventListener("click", () => {
+      const dot = this.#ticket.indexOf(".") + 6;
+      const c = this.#ticket[dot];
+      this.#open(this.#ticket.slice(0, dot) + (c === "A" ? "B" : "A") + this.#ticket.slice(dot + 1));
+    });
+    again.addEventListener("click", () => this.#mint());
+  }
+
+  #mint() {
+    const principal = this.getAttribute("principal") || "bob";
+    const env = this.getAttribute("env") === "prod" ? "prod" : "staging";
+    this.#ui.who.value = principal === "alice" ? "alice" : "bob";
+    this.#ui.env.value = env;
+    this.#open(mint({ key: KEY, principal, request: request(env), data: { env }, nowMs: 0, ttlMs: TTL_MS }));
+  }
+
+  #open(ticket) {
+    this.#ticket = ticket;
+    const { text, who, env, at, atLabel, parts, payload, checks, verdict } = this.#ui;
+    if (text.value !== ticket) text.value = ticket;
+    atLabel.textContent = `${at.value} s`;
+    const options = { key: KEY, principal: who.value, request: request(env.value), nowMs: Number(at.value) * 1000 };
+    const report = open(ticket, options);
+    const sentences = explain(ticket, options);
+    const seen = inspect(ticket);
+    parts.replaceChildren(...seen.parts.map((part, i) =>
+      element("span", { className: `role-${part.role}`, title: part.role, textContent: (i ? "." : "") + part.text })));
+    payload.textContent = seen.payload ? JSON.stringify(seen.payload, null, 2) : seen.problems.join("\n");
+    checks.replaceChildren(...report.steps.map((step, i) => element("li", { className: step.status, textContent: sentences[i] })));
+    verdict.textContent = report.ok
+      ? "Every check passed: the server would finish the deploy."
+      : `Refused by the ${report.failedCheck} check: ${report.error?.message ?? ""}`;
+    this.dispatchEvent(new CustomEvent("mrtr-ticket:opened", { detail: report, bubbles: true, composed: true }));
+  }
+}
+
+if (!customElements.get("mrtr-ticket")) customElements.define("mrtr-ticket", MrtrTicket);
+export { MrtrTicket };
