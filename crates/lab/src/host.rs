@@ -30,7 +30,7 @@ pub enum LabEvent {
         /// The scenario.
         scenario: &'static str,
         /// The attempt's verdict.
-        verdict: Verdict,
+        verdict: Box<Verdict>,
     },
     /// The diagrams' cursor moved.
     Step {
@@ -96,7 +96,9 @@ impl LabEvent {
             LabEvent::Verdict { scenario, verdict } => {
                 let (accepted, check, code, message) = match &verdict.answered {
                     Answered::Accepted { .. } => (true, None, None, None),
-                    Answered::Refused { check, code, message } => (false, check.clone(), Some(*code), Some(message.clone())),
+                    Answered::Refused { check, code, message } => {
+                        (false, check.clone(), Some(*code), Some(message.clone()))
+                    }
                     Answered::AskedAgain | Answered::NoResponse => (false, None, None, None),
                 };
                 let outcome = verdict.answered.word();
@@ -153,7 +155,7 @@ impl LabEvent {
 
     /// The verdict of the lab's latest attempt.
     pub fn latest_verdict(lab: &Lab) -> Option<LabEvent> {
-        lab.latest().map(|verdict| LabEvent::Verdict { scenario: lab.scenario, verdict: verdict.clone() })
+        lab.latest().map(|verdict| LabEvent::Verdict { scenario: lab.scenario, verdict: Box::new(verdict.clone()) })
     }
 }
 
@@ -193,7 +195,7 @@ mod tests {
     #[test]
     fn a_refused_move_names_its_check_in_the_detail_and_the_statement() {
         let lab = Lab::open("deploy").apply(Action::Play(Move::OtherPrincipal));
-        let detail = LabEvent::latest_verdict(&lab).unwrap().detail("https://l.example/a/");
+        let detail = LabEvent::latest_verdict(&lab).expect("a verdict").detail("https://l.example/a/");
         assert_eq!(detail["type"], "mrtr-lab:verdict");
         assert_eq!(detail["by"], "other-principal");
         assert_eq!(detail["check"], "principal");
@@ -206,7 +208,7 @@ mod tests {
     #[test]
     fn the_honest_retry_is_a_success() {
         let lab = Lab::open("deploy").apply(Action::Play(Move::Honest));
-        let detail = LabEvent::latest_verdict(&lab).unwrap().detail("urn:x");
+        let detail = LabEvent::latest_verdict(&lab).expect("a verdict").detail("urn:x");
         assert_eq!(detail["accepted"], true);
         assert_eq!(detail["check"], Value::Null);
         assert_eq!(detail["statement"]["verb"]["display"]["en-US"], "attempted");
@@ -217,6 +219,9 @@ mod tests {
         let detail = LabEvent::Challenge { id: "undercharge", goal: "g" }.detail("urn:x");
         assert_eq!(detail["statement"]["verb"]["id"], VERB_PASSED);
         assert_eq!(detail["statement"]["result"]["score"]["scaled"], 1.0);
-        assert_eq!(Host::page("http://h/").link(&Lab::open("voucher")), "http://h/#s=voucher&r=shared&p=signed&a=accept");
+        assert_eq!(
+            Host::page("http://h/").link(&Lab::open("voucher")),
+            "http://h/#s=voucher&r=shared&p=signed&a=accept"
+        );
     }
 }

@@ -44,7 +44,10 @@ pub fn start() {
         return;
     }
     let document = web_sys::window().and_then(|w| w.document());
-    if document.and_then(|d| d.body()).is_some_and(|body| body.get_attribute("data-mrtr-lab").as_deref() == Some("page")) {
+    if document
+        .and_then(|d| d.body())
+        .is_some_and(|body| body.get_attribute("data-mrtr-lab").as_deref() == Some("page"))
+    {
         yew::Renderer::<App>::new().render();
     }
 }

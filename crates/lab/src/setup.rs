@@ -8,7 +8,7 @@
 //! let lab = setup.open();
 //! assert_eq!(lab.scenario, "deploy");
 //! assert_eq!(lab.run.verdicts.len(), 2);
-//! assert_eq!(lab.latest().unwrap().answered.word(), "principal");
+//! assert_eq!(lab.latest().expect("a verdict").answered.word(), "principal");
 //! ```
 
 use crate::share;
@@ -62,7 +62,8 @@ impl Setup {
                 set(key, value.to_owned());
             }
         }
-        if let Some(ms) = given(&self.clock).and_then(|c| c.parse::<f64>().ok()).filter(|c| c.is_finite() && *c >= 0.0) {
+        if let Some(ms) = given(&self.clock).and_then(|c| c.parse::<f64>().ok()).filter(|c| c.is_finite() && *c >= 0.0)
+        {
             set("o", "1".into());
             set("c", format!("{}", (ms * 1000.0).round() as u64));
         }
@@ -111,12 +112,12 @@ mod tests {
     #[test]
     fn the_clock_sends_your_attempt_at_that_second() {
         let lab = setup(&[("scenario", "deploy"), ("clock", "121")]).open();
-        let own = lab.latest().unwrap();
+        let own = lab.latest().expect("a verdict");
         assert_eq!(own.by, "your-attempt");
         assert_eq!(own.at_ms, 121_000);
         assert_eq!(own.answered.word(), "expiry");
         let on_time = setup(&[("scenario", "deploy"), ("clock", "20")]).open();
-        assert_eq!(on_time.latest().unwrap().answered.word(), "accepted");
+        assert_eq!(on_time.latest().expect("a verdict").answered.word(), "accepted");
     }
 
     #[test]
@@ -124,14 +125,20 @@ mod tests {
         let lab = setup(&[("situation", "#s=voucher&m=honest,send-twice&r=shared"), ("record", "off")]).open();
         assert_eq!(lab.scenario, "voucher");
         assert_eq!(lab.played.len(), 2);
-        assert_eq!(lab.latest().unwrap().answered.word(), "accepted", "without the record the second use goes through");
+        assert_eq!(
+            lab.latest().expect("a verdict").answered.word(),
+            "accepted",
+            "without the record the second use goes through"
+        );
         let with_record = setup(&[("situation", "s=voucher&m=honest,send-twice&r=shared")]).open();
-        assert_eq!(with_record.latest().unwrap().answered.word(), "single-use");
+        assert_eq!(with_record.latest().expect("a verdict").answered.word(), "single-use");
     }
 
     #[test]
     fn nonsense_opens_the_default_lab() {
-        let lab = setup(&[("scenario", "nope"), ("moves", "fly,,"), ("clock", "-3"), ("step", "x"), ("signing", "rot13")]).open();
+        let lab =
+            setup(&[("scenario", "nope"), ("moves", "fly,,"), ("clock", "-3"), ("step", "x"), ("signing", "rot13")])
+                .open();
         assert_eq!(lab.scenario, "deploy");
         assert!(lab.played.is_empty());
         assert!(lab.own.is_none());

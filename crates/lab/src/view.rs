@@ -4,8 +4,8 @@
 
 use crate::components::{
     answer::Answer, campaign::CampaignPanel, challenges::Challenges, checks::Checks, controls::Controls,
-    editor::Editor, figures::Figures, intro::Intro, ledger::LedgerPanel, moves::Moves, quiz::Quiz,
-    sequence::Sequence, status::Status, timeline::Timeline, transcript::Transcript,
+    editor::Editor, figures::Figures, intro::Intro, ledger::LedgerPanel, moves::Moves, quiz::Quiz, sequence::Sequence,
+    status::Status, timeline::Timeline, transcript::Transcript,
 };
 use crate::host::{Host, LabEvent};
 use crate::state::{Action, Lab};
