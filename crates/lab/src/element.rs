@@ -63,12 +63,7 @@ pub struct Props {
 #[component(ElementLab)]
 pub fn element_lab(props: &Props) -> Html {
     let setup = props.setup.clone();
-    let lab = use_reducer(move || setup.open());
-    let send = {
-        let lab = lab.clone();
-        Callback::from(move |action| lab.dispatch(action))
-    };
-    let state = Rc::new((*lab).clone());
+    let (state, send) = crate::view::use_lab(move || setup.open());
     {
         let mut shared = props.outlet.0.borrow_mut();
         shared.send = Some(send.clone());

@@ -25,8 +25,6 @@ pub mod view;
 
 use components::{header::Header, picker::Picker};
 use host::Host;
-use state::Lab;
-use std::rc::Rc;
 use view::{LabView, Layout};
 use yew::prelude::*;
 
@@ -126,11 +124,7 @@ pub struct EmbeddedProps {
 #[component(Embedded)]
 pub fn embedded(props: &EmbeddedProps) -> Html {
     let setup = props.params.setup.clone();
-    let lab = use_reducer(|| setup.open());
-    let send = {
-        let lab = lab.clone();
-        Callback::from(move |action| lab.dispatch(action))
-    };
+    let (lab, send) = view::use_lab(|| setup.open());
     {
         let (send, parent, theme) = (send.clone(), props.params.parent.clone(), props.params.theme.clone());
         use_effect_with((), move |_| {
@@ -152,7 +146,7 @@ pub fn embedded(props: &EmbeddedProps) -> Html {
     use_effect(embed::post_height);
     html! {
         <ContextProvider<Host> context={(*host).clone()}>
-            <LabView lab={Rc::new((*lab).clone())} {send} layout={Layout::Compact} />
+            <LabView {lab} {send} layout={Layout::Compact} />
         </ContextProvider<Host>>
     }
 }
@@ -160,7 +154,7 @@ pub fn embedded(props: &EmbeddedProps) -> Html {
 /// The whole lab.
 #[component(App)]
 pub fn app() -> Html {
-    let lab = use_reducer(|| share::from_fragment(&current_fragment()));
+    let (state, send) = view::use_lab(|| share::from_fragment(&current_fragment()));
     let theme =
         use_state(|| storage().and_then(|s| s.get_item(THEME_KEY).ok().flatten()).unwrap_or_else(|| "system".into()));
     {
@@ -176,16 +170,11 @@ pub fn app() -> Html {
             theme.set(t);
         })
     };
-    let send = {
-        let lab = lab.clone();
-        Callback::from(move |action| lab.dispatch(action))
-    };
     {
         let send = send.clone();
         // The listener lives as long as the app: it is leaked on purpose.
         use_effect_with((), move |_| std::mem::forget(on_hash_change(send)));
     }
-    let state: Rc<Lab> = Rc::new((*lab).clone());
     {
         // The address bar follows the situation, a moment after the last change: writing
         // history costs a few milliseconds, too many for every keystroke.

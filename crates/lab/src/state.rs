@@ -4,7 +4,7 @@
 use mrtr_sim::cluster::{RecordMode, Replica};
 use mrtr_sim::moves::{self, Move, OwnAttempt};
 use mrtr_sim::person::Reply;
-use mrtr_sim::scenarios::{self, Options, Run, Verdict};
+use mrtr_sim::scenarios::{self, Options, Prepared, Run, Verdict};
 use mrtr_ticket::{with_payload, Mode};
 use serde_json::Value;
 use std::rc::Rc;
@@ -29,6 +29,20 @@ pub struct Lab {
     pub run: Rc<Run>,
     /// How many trace events the diagrams show (`None`: all of them).
     pub cursor: Option<usize>,
+    /// The scenario played up to your own attempt, while only the attempt changes.
+    prefix: Prefix,
+}
+
+/// A scenario with moves, played up to the student's own attempt, and the options it was
+/// played with: an edit of the attempt then costs one more request, not the whole scenario.
+#[derive(Debug, Clone, Default)]
+struct Prefix(Option<(Options, Rc<Prepared>)>);
+
+/// Derived data: it never makes two labs differ.
+impl PartialEq for Prefix {
+    fn eq(&self, _: &Prefix) -> bool {
+        true
+    }
 }
 
 /// What a student can do.
@@ -85,6 +99,7 @@ impl Lab {
             reply: Reply::Accept,
             run: Rc::new(empty_run()),
             cursor: None,
+            prefix: Prefix::default(),
         };
         lab.recompute();
         lab
@@ -131,7 +146,18 @@ impl Lab {
     }
 
     fn recompute(&mut self) {
-        self.run = Rc::new(scenarios::run(self.scenario, &self.options()).unwrap_or_else(|_| empty_run()));
+        let options = self.options();
+        let shared = Options { attempt: None, ..options.clone() };
+        let prepared = match &self.prefix.0 {
+            Some((played, prepared)) if *played == shared => Some(prepared.clone()),
+            _ => scenarios::find(self.scenario).and_then(|s| s.prepare(&shared)).map(Rc::new),
+        };
+        let run = match &prepared {
+            Some(prepared) => Ok(prepared.finish(options.attempt.as_ref())),
+            None => scenarios::run(self.scenario, &options),
+        };
+        self.prefix = Prefix(prepared.map(|p| (shared, p)));
+        self.run = Rc::new(run.unwrap_or_else(|_| empty_run()));
         self.cursor = None;
     }
 

@@ -32,6 +32,41 @@ pub struct Props {
     pub layout: Layout,
 }
 
+/// The lab's state for a host: the reducer, and a `send` that stays the same callback across
+/// renders (so panels whose data did not change are not rendered again).
+#[hook]
+pub fn use_lab<F: FnOnce() -> Lab>(init: F) -> (Rc<Lab>, Callback<Action>) {
+    let lab = use_reducer(init);
+    let dispatcher = lab.dispatcher();
+    let send = use_memo((), move |_| Callback::from(move |action| dispatcher.dispatch(action)));
+    (Rc::new((*lab).clone()), (*send).clone())
+}
+
+/// The state the slower panels (diagrams, wire, ledger, challenges) show: the lab as it was
+/// one task ago. The verdict and the checks render at once; those panels follow in the next
+/// task, so a keystroke in the ticket editor shows its verdict without waiting for them.
+#[hook]
+fn use_deferred(lab: Rc<Lab>) -> Rc<Lab> {
+    let deferred = use_state(|| lab.clone());
+    let generation = use_mut_ref(|| 0u64);
+    {
+        let deferred = deferred.clone();
+        use_effect_with(lab, move |lab| {
+            *generation.borrow_mut() += 1;
+            let (mine, lab) = (*generation.borrow(), lab.clone());
+            if !Rc::ptr_eq(&lab, &deferred) {
+                yew::platform::spawn_local(async move {
+                    yew::platform::time::sleep(std::time::Duration::ZERO).await;
+                    if *generation.borrow() == mine {
+                        deferred.set(lab);
+                    }
+                });
+            }
+        });
+    }
+    (*deferred).clone()
+}
+
 /// What changed between two renders that a host hears about.
 fn news(before: Option<&Lab>, now: &Lab) -> Vec<LabEvent> {
     let Some(before) = before else { return Vec::new() };
@@ -63,6 +98,7 @@ pub fn lab_view(props: &Props) -> Html {
             }
         });
     }
+    let later = use_deferred(props.lab.clone());
     let (lab, send) = (&props.lab, &props.send);
     if props.layout == Layout::Compact {
         return html! {
@@ -74,8 +110,8 @@ pub fn lab_view(props: &Props) -> Html {
                 <div class="column results-column">
                     <Status lab={lab.clone()} send={send.clone()} />
                     <Checks lab={lab.clone()} send={send.clone()} />
-                    <Answer lab={lab.clone()} send={send.clone()} />
-                    <Sequence lab={lab.clone()} send={send.clone()} />
+                    <Answer lab={later.clone()} send={send.clone()} />
+                    <Sequence lab={later.clone()} send={send.clone()} />
                 </div>
             </main>
         };
@@ -93,21 +129,21 @@ pub fn lab_view(props: &Props) -> Html {
                 <div class="column results-column">
                     <Status lab={lab.clone()} send={send.clone()} />
                     <Checks lab={lab.clone()} send={send.clone()} />
-                    if !takes_moves {
-                        <Figures lab={lab.clone()} send={send.clone()} />
+                    if !later.takes_moves() {
+                        <Figures lab={later.clone()} send={send.clone()} />
                     }
-                    <Timeline lab={lab.clone()} send={send.clone()} />
-                    <Answer lab={lab.clone()} send={send.clone()} />
-                    <Sequence lab={lab.clone()} send={send.clone()} />
-                    <LedgerPanel lab={lab.clone()} send={send.clone()} />
-                    <Transcript lab={lab.clone()} send={send.clone()} />
+                    <Timeline lab={later.clone()} send={send.clone()} />
+                    <Answer lab={later.clone()} send={send.clone()} />
+                    <Sequence lab={later.clone()} send={send.clone()} />
+                    <LedgerPanel lab={later.clone()} send={send.clone()} />
+                    <Transcript lab={later.clone()} send={send.clone()} />
                 </div>
             </main>
             <div class="after-lab">
                 if takes_moves {
-                    <CampaignPanel lab={lab.clone()} />
+                    <CampaignPanel lab={later.clone()} />
                 }
-                <Challenges lab={lab.clone()} send={send.clone()} />
+                <Challenges lab={later.clone()} send={send.clone()} />
                 <Quiz send={send.clone()} />
             </div>
         </>

@@ -24,3 +24,26 @@ fn another_seed_gives_other_tickets_and_the_same_verdicts() {
     assert_ne!(a.figure("ticket"), b.figure("ticket"));
     assert_eq!(a.verdict_words(), b.verdict_words());
 }
+
+#[test]
+fn a_prepared_scenario_finishes_exactly_like_a_whole_run() {
+    use mrtr_sim::cluster::Replica;
+    use mrtr_sim::moves::{Move, OwnAttempt};
+    let attempts = [
+        None,
+        Some(OwnAttempt::default()),
+        Some(OwnAttempt { at_ms: Some(130_000), ..OwnAttempt::default() }),
+        Some(OwnAttempt { bearer: Some("alice-token".into()), replica: Some(Replica::B), ..OwnAttempt::default() }),
+        Some(OwnAttempt { ticket: Some("hello".into()), ..OwnAttempt::default() }),
+    ];
+    for scenario in SCENARIOS.iter().filter(|s| s.takes_moves) {
+        for moves in [None, Some(vec![Move::Honest, Move::SendTwice])] {
+            let prepared = scenario.prepare(&Options { moves: moves.clone(), ..Options::default() }).expect("plays moves");
+            for attempt in &attempts {
+                let options = Options { moves: moves.clone(), attempt: attempt.clone(), ..Options::default() };
+                assert_eq!(prepared.finish(attempt.as_ref()), scenario.run(&options), "{} {attempt:?}", scenario.id);
+            }
+        }
+    }
+    assert!(SCENARIOS.iter().filter(|s| !s.takes_moves).all(|s| s.prepare(&Options::default()).is_none()));
+}

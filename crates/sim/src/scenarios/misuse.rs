@@ -61,108 +61,110 @@ fn moves_or(options: &Options, default: &[Move]) -> Vec<Move> {
     options.moves.clone().unwrap_or_else(|| default.to_vec())
 }
 
-fn played(
+/// A scenario built on moves, played up to the student's own attempt: the part every edit
+/// of that attempt shares. [`Prepared::finish`] sends the attempt (if any) on a copy and
+/// reports the run; the lab keeps one `Prepared` while only the attempt changes.
+#[derive(Debug, Clone)]
+pub struct Prepared {
     id: &'static str,
-    mut world: World,
-    method: &str,
-    params: Value,
-    moves: &[Move],
-    own: Option<&OwnAttempt>,
-) -> Run {
-    let mut figures = Map::new();
-    let verdicts = match situation(&mut world, method, params) {
-        Ok(s) => {
-            figures.insert("ticket".into(), s.ticket.clone().into());
-            figures.insert("payloadReadable".into(), inspect(&s.ticket).payload.is_some().into());
-            figures.insert("mintedOn".into(), s.minted_on.map(|r| r.name()).into());
-            let mut verdicts = play(&mut world, &s, moves);
-            if let Some(own) = own {
-                verdicts.push(play_own(&mut world, &s, own));
-            }
-            verdicts
-        }
-        Err(why) => {
-            figures.insert("error".into(), why.into());
-            Vec::new()
-        }
-    };
-    let words: Vec<String> = verdicts.iter().map(|v| v.answered.word()).collect();
-    figures.insert("verdicts".into(), json!(words));
-    figures.insert("ledgerEntries".into(), world.cluster.ledger().len().into());
-    if let Some(first) = verdicts.first().and_then(|v| v.replica) {
-        figures.insert("firstRetryOn".into(), first.name().into());
+    world: World,
+    situation: Result<Situation, String>,
+    verdicts: Vec<Verdict>,
+    figures: fn(&mut Run),
+}
+
+fn no_more_figures(_: &mut Run) {}
+
+impl Prepared {
+    fn new(id: &'static str, mut world: World, method: &str, params: Value, moves: &[Move]) -> Prepared {
+        let situation = situation(&mut world, method, params);
+        let verdicts = situation.as_ref().map(|s| play(&mut world, s, moves)).unwrap_or_default();
+        Prepared { id, world, situation, verdicts, figures: no_more_figures }
     }
-    Run::new(id, world, verdicts, figures)
+
+    fn with_figures(mut self, figures: fn(&mut Run)) -> Prepared {
+        self.figures = figures;
+        self
+    }
+
+    /// The run, with the student's own attempt sent last when there is one.
+    pub fn finish(&self, own: Option<&OwnAttempt>) -> Run {
+        let mut world = self.world.clone();
+        let mut verdicts = self.verdicts.clone();
+        let mut figures = Map::new();
+        match &self.situation {
+            Ok(s) => {
+                figures.insert("ticket".into(), s.ticket.clone().into());
+                figures.insert("payloadReadable".into(), inspect(&s.ticket).payload.is_some().into());
+                figures.insert("mintedOn".into(), s.minted_on.map(|r| r.name()).into());
+                if let Some(own) = own {
+                    verdicts.push(play_own(&mut world, s, own));
+                }
+            }
+            Err(why) => {
+                figures.insert("error".into(), why.clone().into());
+            }
+        }
+        let words: Vec<String> = verdicts.iter().map(|v| v.answered.word()).collect();
+        figures.insert("verdicts".into(), json!(words));
+        figures.insert("ledgerEntries".into(), world.cluster.ledger().len().into());
+        if let Some(first) = verdicts.first().and_then(|v| v.replica) {
+            figures.insert("firstRetryOn".into(), first.name().into());
+        }
+        let mut run = Run::new(self.id, world, verdicts, figures);
+        (self.figures)(&mut run);
+        run
+    }
 }
 
-/// bob's deploy to staging, misused move by move.
-pub fn deploy(options: &Options) -> Run {
+/// bob's deploy to staging, up to the student's own attempt.
+pub fn prepare_deploy(options: &Options) -> Prepared {
     let world = world(options, ClusterConfig::default());
-    let moves = moves_or(options, &LESSON_MOVES);
-    played(
-        "deploy",
-        world,
-        "tools/call",
-        json!({"name": "deploy", "arguments": {"env": "staging"}}),
-        &moves,
-        options.attempt.as_ref(),
-    )
+    let params = json!({"name": "deploy", "arguments": {"env": "staging"}});
+    Prepared::new("deploy", world, "tools/call", params, &moves_or(options, &LESSON_MOVES))
 }
 
-fn buy(id: &'static str, options: &Options, defaults: ClusterConfig, default_moves: &[Move]) -> Run {
+fn buy(id: &'static str, options: &Options, defaults: ClusterConfig, default_moves: &[Move]) -> Prepared {
     let world = world(options, defaults);
-    let moves = moves_or(options, default_moves);
-    let mut run = played(
-        id,
-        world,
-        "tools/call",
-        json!({"name": "buy_ticket", "arguments": {"quantity": 2}}),
-        &moves,
-        options.attempt.as_ref(),
-    );
-    let charged: Vec<Value> =
-        run.ledger.entries().iter().filter_map(|e| e.cents).map(|c| json!(crate::ledger::money(c))).collect();
-    run.figures.insert("quoted".into(), "190.00".into());
-    run.figures.insert("charged".into(), charged.into());
-    run
+    let params = json!({"name": "buy_ticket", "arguments": {"quantity": 2}});
+    Prepared::new(id, world, "tools/call", params, &moves_or(options, default_moves)).with_figures(|run| {
+        let charged: Vec<Value> =
+            run.ledger.entries().iter().filter_map(|e| e.cents).map(|c| json!(crate::ledger::money(c))).collect();
+        run.figures.insert("quoted".into(), "190.00".into());
+        run.figures.insert("charged".into(), charged.into());
+    })
 }
 
 /// Two tickets at 95.00: the quoted price travels in the ticket.
-pub fn buy_ticket(options: &Options) -> Run {
+pub fn prepare_buy_ticket(options: &Options) -> Prepared {
     buy("buy-ticket", options, ClusterConfig::default(), &[Move::Honest])
 }
 
 /// The same purchase on a server that does not sign, with a forged price.
-pub fn careless(options: &Options) -> Run {
+pub fn prepare_careless(options: &Options) -> Prepared {
     let mut defaults = ClusterConfig::default();
     defaults.server.mode = Mode::Unsigned;
     buy("careless", options, defaults, &[Move::EditPayload])
 }
 
 /// A one-time voucher, redeemed and replayed.
-pub fn voucher(options: &Options) -> Run {
+pub fn prepare_voucher(options: &Options) -> Prepared {
     let defaults = ClusterConfig { record: RecordMode::Shared, ..ClusterConfig::default() };
     let world = world(options, defaults);
-    let moves = moves_or(options, &[Move::Honest, Move::SendTwice]);
     let params = json!({"name": "redeem_voucher", "arguments": {"code": "WELCOME10"}});
-    let mut run = played("voucher", world, "tools/call", params, &moves, options.attempt.as_ref());
-    let redeemed = run.ledger.entries().iter().filter(|e| e.tool == "redeem_voucher").count();
-    run.figures.insert("redeemed".into(), redeemed.into());
-    run
+    let moves = moves_or(options, &[Move::Honest, Move::SendTwice]);
+    Prepared::new("voucher", world, "tools/call", params, &moves).with_figures(|run| {
+        let redeemed = run.ledger.entries().iter().filter(|e| e.tool == "redeem_voucher").count();
+        run.figures.insert("redeemed".into(), redeemed.into());
+    })
 }
 
 /// The deploy with sealed tickets: same checks, unreadable payload.
-pub fn sealed(options: &Options) -> Run {
+pub fn prepare_sealed(options: &Options) -> Prepared {
     let mut defaults = ClusterConfig::default();
     defaults.server.mode = Mode::Sealed;
     let world = world(options, defaults);
+    let params = json!({"name": "deploy", "arguments": {"env": "staging"}});
     let moves = moves_or(options, &[Move::Honest, Move::TamperByte, Move::OtherPrincipal]);
-    played(
-        "sealed",
-        world,
-        "tools/call",
-        json!({"name": "deploy", "arguments": {"env": "staging"}}),
-        &moves,
-        options.attempt.as_ref(),
-    )
+    Prepared::new("sealed", world, "tools/call", params, &moves)
 }

@@ -7,7 +7,7 @@ mod misuse;
 mod verdict;
 
 pub use era::EraRow;
-pub use misuse::{play, situation};
+pub use misuse::{play, situation, Prepared};
 pub use verdict::{Answered, Verdict};
 
 use crate::cluster::{Balancing, ClusterConfig, RecordMode};
@@ -86,13 +86,34 @@ pub struct Scenario {
     pub rule: &'static str,
     /// Whether it plays malicious moves (`--move`).
     pub takes_moves: bool,
-    run: fn(&Options) -> Run,
+    plays: Plays,
+}
+
+/// How a scenario is played.
+#[derive(Debug)]
+enum Plays {
+    /// A fixed flow.
+    Flow(fn(&Options) -> Run),
+    /// Moves on one ticket, then the student's own attempt.
+    Moves(fn(&Options) -> Prepared),
 }
 
 impl Scenario {
     /// Plays it.
     pub fn run(&self, options: &Options) -> Run {
-        (self.run)(options)
+        match self.plays {
+            Plays::Flow(run) => run(options),
+            Plays::Moves(prepare) => prepare(options).finish(options.attempt.as_ref()),
+        }
+    }
+
+    /// For a scenario built on moves: everything up to the student's own attempt (the
+    /// options' `attempt` is not read).
+    pub fn prepare(&self, options: &Options) -> Option<Prepared> {
+        match self.plays {
+            Plays::Moves(prepare) => Some(prepare(options)),
+            Plays::Flow(_) => None,
+        }
     }
 }
 
@@ -105,7 +126,7 @@ pub const SCENARIOS: &[Scenario] = &[
                   You play the client, or someone who stole the ticket: each move is checked by replica B, which never saw the first call.",
         rule: "Servers MUST treat requestState as attacker-controlled: verify its integrity, and bind it to the principal, a short expiry and the request.",
         takes_moves: true,
-        run: misuse::deploy,
+        plays: Plays::Moves(misuse::prepare_deploy),
     },
     Scenario {
         id: "expense",
@@ -114,7 +135,7 @@ pub const SCENARIOS: &[Scenario] = &[
                   and the result tells the model what to do next.",
         rule: "A decline means do not ask again for the same thing; a cancel may be asked later.",
         takes_moves: false,
-        run: flows::expense,
+        plays: Plays::Flow(flows::expense),
     },
     Scenario {
         id: "charge",
@@ -123,7 +144,7 @@ pub const SCENARIOS: &[Scenario] = &[
                   even when the person declines; charge_good asks first and charges once.",
         rule: "Ask first, act last: everything before the final question must be safe to repeat.",
         takes_moves: false,
-        run: flows::charge,
+        plays: Plays::Flow(flows::charge),
     },
     Scenario {
         id: "buy-ticket",
@@ -132,7 +153,7 @@ pub const SCENARIOS: &[Scenario] = &[
                   That is also why the ticket must be signed: try editing the price.",
         rule: "Anything the server trusts in round 2 must be integrity-protected in round 1.",
         takes_moves: true,
-        run: misuse::buy_ticket,
+        plays: Plays::Moves(misuse::prepare_buy_ticket),
     },
     Scenario {
         id: "careless",
@@ -141,7 +162,7 @@ pub const SCENARIOS: &[Scenario] = &[
                   A client writes price: 1.0 into the payload and is charged 1.00 instead of 190.00.",
         rule: "When requestState influences business logic it MUST be integrity-protected (HMAC or AEAD).",
         takes_moves: true,
-        run: misuse::careless,
+        plays: Plays::Moves(misuse::prepare_careless),
     },
     Scenario {
         id: "voucher",
@@ -150,7 +171,7 @@ pub const SCENARIOS: &[Scenario] = &[
                   The voucher stays one-time only because the server remembers redeemed tickets.",
         rule: "Where one-time redemption matters, the server MUST enforce it itself.",
         takes_moves: true,
-        run: misuse::voucher,
+        plays: Plays::Moves(misuse::prepare_voucher),
     },
     Scenario {
         id: "greedy",
@@ -158,7 +179,7 @@ pub const SCENARIOS: &[Scenario] = &[
         teaches: "A server that keeps answering \"I need more input\" is a loop. The client's round limit (3 here) stops it after at most 4 requests.",
         rule: "A client must bound the rounds; a server may not assume the client will ever retry.",
         takes_moves: false,
-        run: flows::greedy,
+        plays: Plays::Flow(flows::greedy),
     },
     Scenario {
         id: "prompt-and-resource",
@@ -166,7 +187,7 @@ pub const SCENARIOS: &[Scenario] = &[
         teaches: "The client first probes with server/discover. prompts/get and resources/read can ask for input too. tools/list cannot: only three methods may return input_required.",
         rule: "input_required is allowed only on tools/call, prompts/get and resources/read.",
         takes_moves: false,
-        run: flows::prompt_and_resource,
+        plays: Plays::Flow(flows::prompt_and_resource),
     },
     Scenario {
         id: "capabilities",
@@ -175,7 +196,7 @@ pub const SCENARIOS: &[Scenario] = &[
                   gets a sampling request, never a form), and answers -32021 when no declared kind can serve.",
         rule: "The server MUST NOT send an input request the client's capabilities do not cover.",
         takes_moves: false,
-        run: flows::capabilities,
+        plays: Plays::Flow(flows::capabilities),
     },
     Scenario {
         id: "earlier-era",
@@ -184,7 +205,7 @@ pub const SCENARIOS: &[Scenario] = &[
                   a parked thread, an answer that lands on the wrong instance, a dead instance.",
         rule: "Servers do not send requests: the call ends with input_required and the client retries.",
         takes_moves: false,
-        run: era::compare,
+        plays: Plays::Flow(era::compare),
     },
     Scenario {
         id: "server-store",
@@ -193,7 +214,7 @@ pub const SCENARIOS: &[Scenario] = &[
                   with a shared store it works, but the server is stateful again.",
         rule: "Self-contained state lets any replica finish; a key into a store needs a store every replica shares.",
         takes_moves: false,
-        run: flows::server_store,
+        plays: Plays::Flow(flows::server_store),
     },
     Scenario {
         id: "sealed",
@@ -202,7 +223,7 @@ pub const SCENARIOS: &[Scenario] = &[
                   the same checks run, and the client can no longer read the payload.",
         rule: "Do not put secrets in a signed ticket; use AEAD when the client must not read it.",
         takes_moves: true,
-        run: misuse::sealed,
+        plays: Plays::Moves(misuse::prepare_sealed),
     },
     Scenario {
         id: "protocol-errors",
@@ -211,7 +232,7 @@ pub const SCENARIOS: &[Scenario] = &[
                   each gets a JSON-RPC error that says what is wrong.",
         rule: "Hostile input is always answered with an error, never a crash.",
         takes_moves: false,
-        run: flows::protocol_errors,
+        plays: Plays::Flow(flows::protocol_errors),
     },
 ];
 
