@@ -10,4 +10,5 @@ source scripts/env.sh
 step bash scripts/setup.sh serve
 PORT=${PORT:-8080}
 echo "[serve] the lab will be at http://127.0.0.1:$PORT/ (Ctrl-C stops it)" >&2
-exec trunk serve --address 127.0.0.1 --port "$PORT" "$@"
+# A release build: the lab as students should feel it (a debug build is several times slower).
+exec trunk serve --release --address 127.0.0.1 --port "$PORT" "$@"

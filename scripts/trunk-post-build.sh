@@ -18,8 +18,8 @@ cd "$ROOT"
 
 cp "$stage/index.html" "$stage/embed.html"
 
-# The partials in the order index.html links them.
-grep -o 'data-trunk rel="css" href="[^"]*"' index.html | sed 's/.*href="//; s/"$//' | xargs cat >"$stage/mrtr-lab-element.css"
+# The partials in the order index.html inlines them.
+grep -o 'data-trunk rel="inline" type="css" href="[^"]*"' index.html | sed 's/.*href="//; s/"$//' | xargs cat >"$stage/mrtr-lab-element.css"
 
 glue=$(cd "$stage" && ls | grep -E '^mrtr-lab(-[0-9a-f]+)?\.js$' | head -n1)
 [ -n "$glue" ] || { echo "post-build: no mrtr-lab module in $stage" >&2; exit 1; }

@@ -23,7 +23,7 @@ pub mod share;
 pub mod state;
 pub mod view;
 
-use components::{header::Header, picker::Picker};
+use components::header::Header;
 use host::Host;
 use view::{LabView, Layout};
 use yew::prelude::*;
@@ -195,7 +195,6 @@ pub fn app() -> Html {
         <ContextProvider<Host> context={(*host).clone()}>
             <a class="skip" href="#lab-main">{ "Skip to the lab" }</a>
             <Header theme={(*theme).clone()} {on_theme} />
-            <Picker lab={state.clone()} send={send.clone()} />
             <LabView lab={state} {send} layout={Layout::Full} />
             <footer class="site-footer">
                 <p>{ "The server key in this lab is a lab key, printed in its source on purpose: nothing here is secret. Everything runs in your browser; nothing is sent anywhere." }</p>

@@ -4,8 +4,8 @@
 
 use crate::components::{
     answer::Answer, campaign::CampaignPanel, challenges::Challenges, checks::Checks, controls::Controls,
-    editor::Editor, figures::Figures, intro::Intro, ledger::LedgerPanel, moves::Moves, quiz::Quiz, sequence::Sequence,
-    status::Status, timeline::Timeline, transcript::Transcript,
+    editor::Editor, figures::Figures, intro::Intro, ledger::LedgerPanel, moves::Moves, picker::Picker, quiz::Quiz,
+    sequence::Sequence, status::Status, timeline::Timeline, transcript::Transcript,
 };
 use crate::host::{Host, LabEvent};
 use crate::state::{Action, Lab};
@@ -15,7 +15,7 @@ use yew::prelude::*;
 /// How much of the lab a host shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
-    /// Every panel, the campaign, the challenges and the quick check.
+    /// The scenario picker, every panel, the campaign, the challenges and the quick check.
     Full,
     /// What the scenario teaches, the moves, the verdict, the answer and the sequence.
     Compact,
@@ -42,26 +42,25 @@ pub fn use_lab<F: FnOnce() -> Lab>(init: F) -> (Rc<Lab>, Callback<Action>) {
     (Rc::new((*lab).clone()), (*send).clone())
 }
 
-/// The state the slower panels (diagrams, wire, ledger, challenges) show: the lab as it was
-/// one task ago. The verdict and the checks render at once; those panels follow in the next
-/// task, so a keystroke in the ticket editor shows its verdict without waiting for them.
+/// The state every panel but the verdict and the checks shows: the lab as it was one task
+/// ago (`None` until the first render is on screen). The verdict and the checks render at
+/// once; the rest follows in the next task, so a keystroke in the ticket editor shows its
+/// verdict without waiting for the diagrams, and the page is usable before they are drawn.
 #[hook]
-fn use_deferred(lab: Rc<Lab>) -> Rc<Lab> {
-    let deferred = use_state(|| lab.clone());
+fn use_deferred(lab: Rc<Lab>) -> Option<Rc<Lab>> {
+    let deferred = use_state(|| None::<Rc<Lab>>);
     let generation = use_mut_ref(|| 0u64);
     {
         let deferred = deferred.clone();
         use_effect_with(lab, move |lab| {
             *generation.borrow_mut() += 1;
             let (mine, lab) = (*generation.borrow(), lab.clone());
-            if !Rc::ptr_eq(&lab, &deferred) {
-                yew::platform::spawn_local(async move {
-                    yew::platform::time::sleep(std::time::Duration::ZERO).await;
-                    if *generation.borrow() == mine {
-                        deferred.set(lab);
-                    }
-                });
-            }
+            yew::platform::spawn_local(async move {
+                yew::platform::time::sleep(std::time::Duration::ZERO).await;
+                if *generation.borrow() == mine {
+                    deferred.set(Some(lab));
+                }
+            });
         });
     }
     (*deferred).clone()
@@ -100,52 +99,61 @@ pub fn lab_view(props: &Props) -> Html {
     }
     let later = use_deferred(props.lab.clone());
     let (lab, send) = (&props.lab, &props.send);
+    // The controls show the settled state, or the current one on the very first render.
+    let settled = later.clone().unwrap_or_else(|| lab.clone());
     if props.layout == Layout::Compact {
         return html! {
             <main class="lab compact">
                 <div class="column controls-column">
-                    <Intro lab={lab.clone()} send={send.clone()} tools={false} />
-                    <Moves lab={lab.clone()} send={send.clone()} />
+                    <Intro lab={settled.clone()} send={send.clone()} tools={false} />
+                    <Moves lab={settled} send={send.clone()} />
                 </div>
                 <div class="column results-column">
                     <Status lab={lab.clone()} send={send.clone()} />
                     <Checks lab={lab.clone()} send={send.clone()} />
-                    <Answer lab={later.clone()} send={send.clone()} />
-                    <Sequence lab={later.clone()} send={send.clone()} />
+                    if let Some(later) = later {
+                        <Answer lab={later.clone()} send={send.clone()} />
+                        <Sequence lab={later} send={send.clone()} />
+                    }
                 </div>
             </main>
         };
     }
-    let takes_moves = lab.takes_moves();
+    let takes_moves = settled.takes_moves();
     html! {
         <>
+            <Picker lab={settled.clone()} send={send.clone()} />
             <main id="lab-main" class={classes!("lab", takes_moves.then_some("with-moves"))}>
                 <div class="column controls-column">
-                    <Intro lab={lab.clone()} send={send.clone()} />
-                    <Moves lab={lab.clone()} send={send.clone()} />
-                    <Controls lab={lab.clone()} send={send.clone()} />
-                    <Editor lab={lab.clone()} send={send.clone()} />
+                    <Intro lab={settled.clone()} send={send.clone()} />
+                    <Moves lab={settled.clone()} send={send.clone()} />
+                    <Controls lab={settled.clone()} send={send.clone()} />
+                    <Editor lab={settled.clone()} send={send.clone()} />
                 </div>
                 <div class="column results-column">
                     <Status lab={lab.clone()} send={send.clone()} />
                     <Checks lab={lab.clone()} send={send.clone()} />
-                    if !later.takes_moves() {
-                        <Figures lab={later.clone()} send={send.clone()} />
+                    if let Some(later) = later.clone() {
+                        if !takes_moves {
+                            <Figures lab={later.clone()} send={send.clone()} />
+                        }
+                        <Timeline lab={later.clone()} send={send.clone()} />
+                        <Answer lab={later.clone()} send={send.clone()} />
+                        <Sequence lab={later.clone()} send={send.clone()} />
+                        <LedgerPanel lab={later.clone()} send={send.clone()} />
+                        <Transcript lab={later} send={send.clone()} />
                     }
-                    <Timeline lab={later.clone()} send={send.clone()} />
-                    <Answer lab={later.clone()} send={send.clone()} />
-                    <Sequence lab={later.clone()} send={send.clone()} />
-                    <LedgerPanel lab={later.clone()} send={send.clone()} />
-                    <Transcript lab={later.clone()} send={send.clone()} />
                 </div>
             </main>
-            <div class="after-lab">
-                if takes_moves {
-                    <CampaignPanel lab={later.clone()} />
-                }
-                <Challenges lab={later.clone()} send={send.clone()} />
-                <Quiz send={send.clone()} />
-            </div>
+            if let Some(later) = later {
+                <div class="after-lab">
+                    if takes_moves {
+                        <CampaignPanel lab={later.clone()} />
+                    }
+                    <Challenges lab={later} send={send.clone()} />
+                    <Quiz send={send.clone()} />
+                </div>
+            }
         </>
     }
 }

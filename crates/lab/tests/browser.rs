@@ -24,8 +24,9 @@ async fn mount() -> web_sys::Element {
     root
 }
 
+/// Lets the lab draw: the verdict at once, the other panels a task later (slow in a debug build).
 async fn settle() {
-    yew::platform::time::sleep(Duration::from_millis(40)).await;
+    yew::platform::time::sleep(Duration::from_millis(300)).await;
 }
 
 fn button(root: &web_sys::Element, text: &str) -> web_sys::HtmlElement {

@@ -38,7 +38,8 @@ fn a_prepared_scenario_finishes_exactly_like_a_whole_run() {
     ];
     for scenario in SCENARIOS.iter().filter(|s| s.takes_moves) {
         for moves in [None, Some(vec![Move::Honest, Move::SendTwice])] {
-            let prepared = scenario.prepare(&Options { moves: moves.clone(), ..Options::default() }).expect("plays moves");
+            let prepared =
+                scenario.prepare(&Options { moves: moves.clone(), ..Options::default() }).expect("plays moves");
             for attempt in &attempts {
                 let options = Options { moves: moves.clone(), attempt: attempt.clone(), ..Options::default() };
                 assert_eq!(prepared.finish(attempt.as_ref()), scenario.run(&options), "{} {attempt:?}", scenario.id);
