@@ -176,6 +176,12 @@ export const tests = {
       await page.locator("mrtr-ticket").getByRole("status").waitFor();
       await page.locator("#voucher").getByRole("button", { name: "Honest retry", exact: true }).click();
       await page.waitForFunction(() => document.getElementById("lms").textContent.includes("attempted"));
+      await page.addScriptTag({ content: readFileSync(join(ctx.root, "node_modules/axe-core/axe.min.js"), "utf8") });
+      const violations = await page.evaluate(async () => {
+        const r = await window.axe.run(document, { resultTypes: ["violations"] });
+        return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes[0]?.target}`);
+      });
+      equal(violations, [], `lesson page (${colorScheme}): axe violations, inside the labs too`);
       await ctx.screenshot(page, `lesson-${colorScheme}`);
       noProblems(page);
       await page.context().close();

@@ -148,6 +148,7 @@ pub fn mount_lab(root: web_sys::Element, options: JsValue, emit: js_sys::Functio
             let _ = emit.call2(&JsValue::NULL, &event.name().into(), &detail);
         }),
         lab_page: lab_page.into(),
+        owns_document: false,
     };
     let outlet = Outlet::default();
     let props = Props {

@@ -166,18 +166,21 @@ pub struct Host {
     pub emit: Callback<LabEvent>,
     /// The lab page's address without a fragment: share links are this + `#` + situation.
     pub lab_page: Rc<str>,
+    /// Whether the lab is the whole document (its own page, the iframe), and so its `main`
+    /// landmark; inside a lesson page it is a labelled region of someone else's page.
+    pub owns_document: bool,
 }
 
 impl std::fmt::Debug for Host {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Host").field("lab_page", &self.lab_page).finish()
+        f.debug_struct("Host").field("lab_page", &self.lab_page).field("owns_document", &self.owns_document).finish()
     }
 }
 
 impl Host {
     /// A host that ignores events, for the lab's own page.
     pub fn page(lab_page: &str) -> Host {
-        Host { emit: Callback::noop(), lab_page: lab_page.into() }
+        Host { emit: Callback::noop(), lab_page: lab_page.into(), owns_document: true }
     }
 
     /// The share link to this situation.

@@ -141,6 +141,7 @@ pub fn embedded(props: &EmbeddedProps) -> Html {
         Host {
             emit: Callback::from(move |event: host::LabEvent| embed::post_event(&event.detail(&activity))),
             lab_page: lab_page.into(),
+            owns_document: true,
         }
     });
     use_effect(embed::post_height);

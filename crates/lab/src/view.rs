@@ -86,6 +86,7 @@ fn news(before: Option<&Lab>, now: &Lab) -> Vec<LabEvent> {
 #[component(LabView)]
 pub fn lab_view(props: &Props) -> Html {
     let host = use_context::<Host>();
+    let owns_document = host.as_ref().is_none_or(|h| h.owns_document);
     {
         let previous = use_mut_ref(|| None::<Rc<Lab>>);
         use_effect_with(props.lab.clone(), move |lab| {
@@ -99,11 +100,18 @@ pub fn lab_view(props: &Props) -> Html {
     }
     let later = use_deferred(props.lab.clone());
     let (lab, send) = (&props.lab, &props.send);
+    // The `main` landmark on the lab's own page and in the iframe; a labelled region inside a
+    // lesson page, which has a `main` of its own.
+    let landmark = if owns_document { "main" } else { "section" };
+    let label = (!owns_document).then(|| {
+        let title = mrtr_sim::scenarios::find(lab.scenario).map_or("", |s| s.title);
+        format!("mrtr-lab: {title}")
+    });
     // The controls show the settled state, or the current one on the very first render.
     let settled = later.clone().unwrap_or_else(|| lab.clone());
     if props.layout == Layout::Compact {
         return html! {
-            <main class="lab compact">
+            <@{landmark} class="lab compact" aria-label={label}>
                 <div class="column controls-column">
                     <Intro lab={settled.clone()} send={send.clone()} tools={false} />
                     <Moves lab={settled} send={send.clone()} />
@@ -116,14 +124,14 @@ pub fn lab_view(props: &Props) -> Html {
                         <Sequence lab={later} send={send.clone()} />
                     }
                 </div>
-            </main>
+            </@>
         };
     }
     let takes_moves = settled.takes_moves();
     html! {
         <>
             <Picker lab={settled.clone()} send={send.clone()} />
-            <main id="lab-main" class={classes!("lab", takes_moves.then_some("with-moves"))}>
+            <@{landmark} id="lab-main" class={classes!("lab", takes_moves.then_some("with-moves"))} aria-label={label}>
                 <div class="column controls-column">
                     <Intro lab={settled.clone()} send={send.clone()} />
                     <Moves lab={settled.clone()} send={send.clone()} />
@@ -144,7 +152,7 @@ pub fn lab_view(props: &Props) -> Html {
                         <Transcript lab={later} send={send.clone()} />
                     }
                 </div>
-            </main>
+            </@>
             if let Some(later) = later {
                 <div class="after-lab">
                     if takes_moves {

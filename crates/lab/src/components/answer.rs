@@ -40,10 +40,10 @@ pub fn answer(props: &Panel) -> Html {
         }
     };
     html! {
-        <section class="answer" aria-labelledby="answer-title">
+        <super::region::Region class="answer" heading="answer-title">
             <h2 id="answer-title">{ "On the wire" }</h2>
             { block("Client sends", Kind::Request) }
             { block("Server answers", Kind::Response) }
-        </section>
+        </super::region::Region>
     }
 }

@@ -78,7 +78,7 @@ pub fn campaign_panel(props: &Props) -> Html {
     let total = h.total.max(1);
     let per_second = if progress.elapsed_ms > 0.0 { h.total as f64 / progress.elapsed_ms * 1000.0 } else { 0.0 };
     html! {
-        <section class="campaign" aria-labelledby="campaign-title">
+        <super::region::Region class="campaign" heading="campaign-title">
             <h2 id="campaign-title">{ "Attack at scale" }</h2>
             <p class="hint">{ format!(
                 "Random malicious moves against this server set-up ({}, replay record {}): which check stops each, and what gets through.",
@@ -112,6 +112,6 @@ pub fn campaign_panel(props: &Props) -> Html {
                     <p class="found warn">{ format!("Got through: {}.", h.slipped_through.iter().map(|(m, n)| format!("{m} × {n}")).collect::<Vec<_>>().join(", ")) }</p>
                 }
             }
-        </section>
+        </super::region::Region>
     }
 }

@@ -67,7 +67,7 @@ pub fn challenges(props: &Props) -> Html {
         })
     };
     html! {
-        <section class="challenges" aria-labelledby="challenges-title">
+        <super::region::Region class="challenges" heading="challenges-title">
             <div class="panel-head">
                 <h2 id="challenges-title">{ format!("Challenges: {} of {} done", done.len().min(CHALLENGES.len()), CHALLENGES.len()) }</h2>
                 <button type="button" class="secondary" onclick={reset}>{ "Reset progress" }</button>
@@ -117,6 +117,6 @@ pub fn challenges(props: &Props) -> Html {
                     }
                 }) }
             </ol>
-        </section>
+        </super::region::Region>
     }
 }

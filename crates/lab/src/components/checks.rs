@@ -54,9 +54,9 @@ pub fn checks(props: &Panel) -> Html {
         }
     };
     html! {
-        <section class="checks" aria-labelledby="checks-title">
+        <super::region::Region class="checks" heading="checks-title">
             <h2 id="checks-title">{ heading }</h2>
             { body }
-        </section>
+        </super::region::Region>
     }
 }

@@ -96,10 +96,10 @@ pub fn controls(props: &Panel) -> Html {
         html! {}
     };
     html! {
-        <section class="controls" aria-labelledby="controls-title">
+        <super::region::Region class="controls" heading="controls-title">
             <h2 id="controls-title">{ "Control the world" }</h2>
             { world }
             { own }
-        </section>
+        </super::region::Region>
     }
 }

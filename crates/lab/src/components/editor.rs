@@ -74,7 +74,7 @@ pub fn editor(props: &Panel) -> Html {
         }
     });
     html! {
-        <section class="editor" aria-labelledby="editor-title">
+        <super::region::Region class="editor" heading="editor-title">
             <h2 id="editor-title">{ "Edit the ticket" }</h2>
             <p class="parts" aria-label="The ticket's parts">
                 { for seen.parts.iter().map(|part| html! {
@@ -109,6 +109,6 @@ pub fn editor(props: &Panel) -> Html {
                 <button type="button" class="secondary" onclick={act(Action::ResetAttempt)}>{ "Back to the server's ticket" }</button>
                 <button type="button" class="secondary" onclick={copy_ticket}>{ "Copy ticket" }</button>
             </div>
-        </section>
+        </super::region::Region>
     }
 }

@@ -36,12 +36,12 @@ pub fn figures(props: &Panel) -> Html {
     let plain: Vec<(&String, &Value)> =
         figures.iter().filter(|(k, _)| !matches!(k.as_str(), "rows" | "ticket" | "verdicts")).collect();
     html! {
-        <section class="figures" aria-labelledby="figures-title">
+        <super::region::Region class="figures" heading="figures-title">
             <h2 id="figures-title">{ "Measured" }</h2>
             { era.unwrap_or_default() }
             <dl class="figure-list">
                 { for plain.into_iter().map(|(k, v)| html! { <><dt>{ k.clone() }</dt><dd>{ shown(v) }</dd></> }) }
             </dl>
-        </section>
+        </super::region::Region>
     }
 }

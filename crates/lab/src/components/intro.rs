@@ -29,7 +29,7 @@ pub fn intro(props: &Props) -> Html {
     };
     let link = host.map(|host| host.link(&props.lab)).unwrap_or_default();
     html! {
-        <section class="intro" aria-labelledby="intro-title">
+        <super::region::Region class="intro" heading="intro-title">
             <h2 id="intro-title">{ scenario.title }</h2>
             <p>{ scenario.teaches }</p>
             <p class="rule"><strong>{ "The rule: " }</strong>{ scenario.rule }</p>
@@ -41,6 +41,6 @@ pub fn intro(props: &Props) -> Html {
             } else {
                 <a class="open-whole" href={link} target="_blank" rel="noopener">{ "Open this situation in the whole lab ↗" }</a>
             }
-        </section>
+        </super::region::Region>
     }
 }

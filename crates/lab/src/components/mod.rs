@@ -13,6 +13,7 @@ pub mod ledger;
 pub mod moves;
 pub mod picker;
 pub mod quiz;
+pub mod region;
 pub mod sequence;
 pub mod session;
 pub mod status;

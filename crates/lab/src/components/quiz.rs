@@ -89,7 +89,7 @@ pub fn quiz(props: &Props) -> Html {
         }
     });
     html! {
-        <section class="quiz" aria-labelledby="quiz-title">
+        <super::region::Region class="quiz" heading="quiz-title">
             <h2 id="quiz-title">{ "Quick check" }</h2>
             <ol class="questions">
                 { for QUESTIONS.iter().enumerate().map(|(q, question)| {
@@ -126,6 +126,6 @@ pub fn quiz(props: &Props) -> Html {
                 }) }
             </ol>
             <p class="score" aria-live="polite">{ format!("Score: {score} of {} ({answered} answered)", QUESTIONS.len()) }</p>
-        </section>
+        </super::region::Region>
     }
 }

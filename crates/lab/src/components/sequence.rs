@@ -15,7 +15,7 @@ pub fn sequence_panel(props: &Panel) -> Html {
         Callback::from(move |_: MouseEvent| send.emit(action.clone()))
     };
     html! {
-        <section class="sequence-panel" aria-labelledby="sequence-title">
+        <super::region::Region class="sequence-panel" heading="sequence-title">
             <div class="panel-head">
                 <h2 id="sequence-title">{ "Sequence" }</h2>
                 <div class="stepper" role="group" aria-label="Step through the diagram">
@@ -30,6 +30,6 @@ pub fn sequence_panel(props: &Panel) -> Html {
                 <summary>{ "The diagram as text" }</summary>
                 { sequence::text_twin(&events[..shown]) }
             </details>
-        </section>
+        </super::region::Region>
     }
 }

@@ -13,7 +13,7 @@ pub fn timeline_panel(props: &Panel) -> Html {
         return html! {};
     }
     html! {
-        <section class="timeline-panel" aria-labelledby="timeline-title">
+        <super::region::Region class="timeline-panel" heading="timeline-title">
             <h2 id="timeline-title">{ "Against the clock" }</h2>
             <div class="diagram-scroll">{ timeline::diagram(verdicts, 120_000) }</div>
             <table class="attempts">
@@ -36,6 +36,6 @@ pub fn timeline_panel(props: &Panel) -> Html {
                     }) }
                 </tbody>
             </table>
-        </section>
+        </super::region::Region>
     }
 }
