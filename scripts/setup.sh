@@ -40,8 +40,9 @@ if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
   fi
 fi
 
-# 4. wasm-pack (the npm package of that name downloads a binary from outside the registries).
-[ "$PURPOSE" != all ] || has_version wasm-pack "$WASM_PACK_VERSION" ||
+# 4. wasm-pack, which builds the codec's JS package beside the lab (the npm package of that
+#    name downloads a binary from outside the registries).
+has_version wasm-pack "$WASM_PACK_VERSION" ||
   step cargo install wasm-pack --version "=$WASM_PACK_VERSION" --locked
 
 # 5. trunk; its own speed hardly matters, so skip LTO to shorten the build.

@@ -5,7 +5,7 @@
 #   embed.html               the iframe page (the same app: it notices its name)
 #   mrtr-lab-element.css     the lab's style partials in one sheet, for <mrtr-lab>'s shadow root
 #   mrtr-lab-build.js        the hashed names of the lab's module, for mrtr-lab-element.js
-#   pkg/                     the codec's JavaScript package (mrtr-js), for <mrtr-ticket> and authors
+#   pkg/                     the codec's JavaScript package (mrtr-js, by wasm-pack), for <mrtr-ticket> and authors
 #   sw.js                    the service worker, with the list of every file to keep offline
 set -euo pipefail
 stage=${TRUNK_STAGING_DIR:?run by trunk}
@@ -30,15 +30,12 @@ export const wasm = "./${glue%.js}_bg.wasm";
 export const styles = "./mrtr-lab-element.css";
 JS
 
-# The codec package: built for speed, as the benchmark measures it.
-target_dir=${CARGO_TARGET_DIR:-$ROOT/target}
-cargo build --quiet -p mrtr-js --lib --target wasm32-unknown-unknown --profile speed
-wasm-bindgen --target web --out-dir "$stage/pkg" "$target_dir/wasm32-unknown-unknown/speed/mrtr_js.wasm"
-wasm-opt -O3 \
-  "$stage/pkg/mrtr_js_bg.wasm" -o "$stage/pkg/mrtr_js_bg.wasm"
+# The codec package (an npm package directory: ES module, wasm, TypeScript types,
+# package.json), built for speed as the benchmark measures it.
+wasm-pack build --mode no-install --target web --profile speed --out-dir "$stage/pkg" crates/js >&2
 
 # The service worker, told every file of this build and a version that changes with them.
-files=$(cd "$stage" && find . -type f ! -name sw.js | sed 's|^\./||' | LC_ALL=C sort)
+files=$(cd "$stage" && find . -type f ! -name sw.js ! -name '.*' | sed 's|^\./||' | LC_ALL=C sort)
 version=$(cd "$stage" && echo "$files" | xargs sha256sum | sha256sum | cut -c1-16)
 list=$(echo "$files" | sed 's/.*/  "&",/')
 awk -v version="$version" -v list="$list" '

@@ -1,7 +1,7 @@
 //! # mrtr-js: the ticket codec for JavaScript
 //!
-//! Built by the lab's build (`scripts/trunk-post-build.sh`: cargo, wasm-bindgen `--target web`,
-//! wasm-opt) into `dist/pkg/`; `wasm-pack build --target web crates/js` gives the same. Lesson pages
+//! Built by the lab's build (`scripts/trunk-post-build.sh`: `wasm-pack build --target web`) into
+//! `dist/pkg/`, an npm package directory (`--target nodejs` works too). Lesson pages
 //! use it to put a live ticket on a slide; the benchmark uses it to time `open` from JS.
 //!
 //! ```js
