@@ -163,12 +163,12 @@ pub fn app() -> Html {
         use_effect_with(theme, |theme| apply_theme(theme));
     }
     let on_theme = {
-        let theme = theme.clone();
-        Callback::from(move |t: String| {
+        let setter = theme.setter();
+        use_callback((), move |t: String, _| {
             if let Some(s) = storage() {
                 let _ = s.set_item(THEME_KEY, &t);
             }
-            theme.set(t);
+            setter.set(t);
         })
     };
     {

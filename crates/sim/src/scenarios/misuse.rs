@@ -69,6 +69,8 @@ pub struct Prepared {
     id: &'static str,
     world: World,
     situation: Result<Situation, String>,
+    /// Whether the ticket's payload reads as JSON without the key (worked out once).
+    payload_readable: bool,
     verdicts: Vec<Verdict>,
     figures: fn(&mut Run),
 }
@@ -79,7 +81,8 @@ impl Prepared {
     fn new(id: &'static str, mut world: World, method: &str, params: Value, moves: &[Move]) -> Prepared {
         let situation = situation(&mut world, method, params);
         let verdicts = situation.as_ref().map(|s| play(&mut world, s, moves)).unwrap_or_default();
-        Prepared { id, world, situation, verdicts, figures: no_more_figures }
+        let payload_readable = situation.as_ref().is_ok_and(|s| inspect(&s.ticket).payload.is_some());
+        Prepared { id, world, situation, payload_readable, verdicts, figures: no_more_figures }
     }
 
     fn with_figures(mut self, figures: fn(&mut Run)) -> Prepared {
@@ -95,7 +98,7 @@ impl Prepared {
         match &self.situation {
             Ok(s) => {
                 figures.insert("ticket".into(), s.ticket.clone().into());
-                figures.insert("payloadReadable".into(), inspect(&s.ticket).payload.is_some().into());
+                figures.insert("payloadReadable".into(), self.payload_readable.into());
                 figures.insert("mintedOn".into(), s.minted_on.map(|r| r.name()).into());
                 if let Some(own) = own {
                     verdicts.push(play_own(&mut world, s, own));
