@@ -62,7 +62,7 @@ export const tests = {
     equal([d.type, d.scenario, d.by, d.accepted, d.check, d.outcome], ["mrtr-lab:verdict", "deploy", "honest", true, null, "accepted"]);
     equal(d.statement.verb.id, "http://adlnet.gov/expapi/verbs/attempted");
     equal(d.statement.object.id, `${page.url().split("#")[0]}#misuse/scenarios/deploy/moves/honest`);
-    equal(d.statement.result, { success: true, response: "accepted" });
+    equal([d.statement.result.success, d.statement.result.response], [true, "accepted"]);
     equal(await status(page, "voucher"), before, "the other lab did not move");
     // The page's own console listener from the snippet saw it too (no error logged).
 
@@ -137,7 +137,8 @@ export const tests = {
     await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-lab:quiz"));
     const quiz = (await events(page, "mrtr-lab:quiz")).at(-1).detail;
     equal([quiz.score, quiz.max], [4, 5]);
-    equal(quiz.statement.result, { success: false, completion: true, score: { raw: 4, min: 0, max: 5, scaled: 0.8 } });
+    const { success, completion, score } = quiz.statement.result;
+    equal([success, completion, score.raw, score.min, score.max, score.scaled], [false, true, 4, 0, 5, 0.8]);
     equal(quiz.statement.object.id, "https://course.example/mrtr/lab-1/quiz");
     // A question's link opens its scenario inside this lab, and leaves the page's address alone.
     const address = page.url();

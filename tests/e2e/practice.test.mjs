@@ -68,6 +68,7 @@ export const tests = {
     await page.getByRole("button", { name: "alice replays bob's ticket", exact: true }).click();
     await page.getByRole("button", { name: "Honest retry", exact: true }).click();
     await page.getByRole("radio", { name: "replica A" }).check();
+    await page.locator(".attempts tbody").getByText("Your attempt").waitFor();
     const verdicts = await page.locator(".attempts tbody").textContent();
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export session (JSON)" }).click()]);
     const file = join(ctx.root, "target", "exported-session.json");
