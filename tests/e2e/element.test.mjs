@@ -123,6 +123,7 @@ export const tests = {
       <mrtr-lab id="lab" scenario="voucher" activity="https://course.example/mrtr/lab-1"></mrtr-lab>`);
     await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-lab:ready"));
     const lab = page.locator("#lab");
+    equal(await lab.getByRole("button", { name: "Greedy server" }).count(), 0, "no scenario picker unless asked");
     await lab.getByRole("radio", { name: "off" }).first().check();
     await lab.getByRole("button", { name: "Honest retry", exact: true }).click();
     await lab.getByRole("button", { name: "Send the honest retry twice" }).click();
@@ -145,6 +146,10 @@ export const tests = {
     await lab.getByRole("link", { name: "Watch a careless server charge 1.00" }).click();
     await page.waitForFunction(() => document.getElementById("lab").situation.startsWith("s=careless"));
     equal(page.url(), address);
+    // Asked for, the picker offers every scenario.
+    await page.evaluate(() => { document.getElementById("lab").picker = true; });
+    await lab.getByRole("button", { name: "A greedy server" }).click();
+    await page.waitForFunction(() => document.getElementById("lab").situation.startsWith("s=greedy"));
     noProblems(page);
     await page.done();
   },

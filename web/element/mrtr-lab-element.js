@@ -7,7 +7,7 @@
 // Each lives in its own shadow root, so the page's styles and the lab's do not meet.
 //
 // Attributes (each also a property that reflects it): situation, scenario, moves, clock,
-// record, signing, reply, step, theme, compact, activity. Changing one (other than theme)
+// record, signing, reply, step, theme, compact, picker, activity. Changing one (other than theme)
 // opens the lab again in the situation the attributes now describe.
 //
 // Events (bubbles, composed; `detail` documented in README.md, "Embed the lab"):
@@ -39,7 +39,7 @@ function load() {
 }
 
 class MrtrLab extends HTMLElement {
-  static observedAttributes = [...SITUATION, "compact"];
+  static observedAttributes = [...SITUATION, "compact", "picker"];
 
   #mounted = null;
   #pending = false;
@@ -82,6 +82,13 @@ class MrtrLab extends HTMLElement {
     this.toggleAttribute("compact", Boolean(value));
   }
 
+  get picker() {
+    return this.hasAttribute("picker");
+  }
+  set picker(value) {
+    this.toggleAttribute("picker", Boolean(value));
+  }
+
   /** Several attribute changes in one task open the lab once. */
   #schedule() {
     if (this.#pending) return;
@@ -100,7 +107,7 @@ class MrtrLab extends HTMLElement {
     const root = document.createElement("div");
     root.className = "mrtr-root";
     this.shadowRoot.replaceChildren(root);
-    const options = { compact: this.compact, labPage: here.href };
+    const options = { compact: this.compact, picker: this.hasAttribute("picker"), labPage: here.href };
     for (const name of SITUATION) {
       if (this.hasAttribute(name)) options[name] = this.getAttribute(name);
     }

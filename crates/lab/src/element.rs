@@ -53,6 +53,8 @@ pub struct Props {
     pub setup: Setup,
     /// Compact or full.
     pub layout: Layout,
+    /// Offer the other scenarios (full layout only).
+    pub picker: bool,
     /// Where events go and links point.
     pub host: Host,
     /// Shared with the [`MountedLab`].
@@ -71,7 +73,7 @@ pub fn element_lab(props: &Props) -> Html {
     }
     html! {
         <ContextProvider<Host> context={props.host.clone()}>
-            <LabView lab={state} {send} layout={props.layout} />
+            <LabView lab={state} {send} layout={props.layout} picker={props.picker} />
         </ContextProvider<Host>>
     }
 }
@@ -133,13 +135,14 @@ fn setup_of(options: &JsValue) -> Setup {
 
 /// Mounts a lab inside `root` (an element in the custom element's shadow root). Options are
 /// the element's attributes (`situation`, `scenario`, `moves`, `clock`, `record`, `signing`,
-/// `reply`, `step`, `compact`) plus `activity` (the lesson's activity IRI, prefix of the
+/// `reply`, `step`, `compact`, `picker`) plus `activity` (the lesson's activity IRI, prefix of the
 /// xAPI object ids) and `labPage` (the lab's own page, for share links). `emit(name, detail)`
 /// hears every event.
 #[wasm_bindgen(js_name = mountLab)]
 pub fn mount_lab(root: web_sys::Element, options: JsValue, emit: js_sys::Function) -> MountedLab {
     crate::install_panic_hook();
-    let compact = js_sys::Reflect::get(&options, &"compact".into()).is_ok_and(|c| c.is_truthy());
+    let flag = |name: &str| js_sys::Reflect::get(&options, &name.into()).is_ok_and(|c| c.is_truthy());
+    let (compact, picker) = (flag("compact"), flag("picker"));
     let lab_page = text(&options, "labPage").unwrap_or_default();
     let activity = text(&options, "activity").unwrap_or_else(|| lab_page.clone());
     let host = Host {
@@ -154,6 +157,7 @@ pub fn mount_lab(root: web_sys::Element, options: JsValue, emit: js_sys::Functio
     let props = Props {
         setup: setup_of(&options),
         layout: if compact { Layout::Compact } else { Layout::Full },
+        picker,
         host,
         outlet: outlet.clone(),
     };

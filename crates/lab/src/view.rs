@@ -30,6 +30,10 @@ pub struct Props {
     pub send: Callback<Action>,
     /// Which panels.
     pub layout: Layout,
+    /// Whether the full layout offers the other scenarios (the lab's own page does; a lab in
+    /// a lesson stays on the scenario its author chose unless asked).
+    #[prop_or(true)]
+    pub picker: bool,
 }
 
 /// The lab's state for a host: the reducer, and a `send` that stays the same callback across
@@ -130,7 +134,9 @@ pub fn lab_view(props: &Props) -> Html {
     let takes_moves = settled.takes_moves();
     html! {
         <>
-            <Picker lab={settled.clone()} send={send.clone()} />
+            if props.picker {
+                <Picker lab={settled.clone()} send={send.clone()} />
+            }
             <@{landmark} id="lab-main" class={classes!("lab", takes_moves.then_some("with-moves"))} aria-label={label}>
                 <div class="column controls-column">
                     <Intro lab={settled.clone()} send={send.clone()} />
