@@ -107,7 +107,7 @@ impl Lab {
 
     /// Whether the open scenario plays moves.
     pub fn takes_moves(&self) -> bool {
-        scenarios::find(self.scenario).is_some_and(|s| s.takes_moves)
+        scenarios::find(self.scenario).is_some_and(|s| s.takes_moves())
     }
 
     /// The ticket the server gave in this scenario.

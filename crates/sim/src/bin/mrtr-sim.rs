@@ -129,7 +129,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
 fn list() {
     println!("scenarios:");
     for s in SCENARIOS {
-        let moves = if s.takes_moves { "  [takes --move]" } else { "" };
+        let moves = if s.takes_moves() { "  [takes --move]" } else { "" };
         println!("  {:<20} {}{moves}", s.id, s.title);
     }
     println!("\nmoves:");

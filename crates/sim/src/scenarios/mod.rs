@@ -84,8 +84,6 @@ pub struct Scenario {
     pub teaches: &'static str,
     /// The rule behind it.
     pub rule: &'static str,
-    /// Whether it plays malicious moves (`--move`).
-    pub takes_moves: bool,
     plays: Plays,
 }
 
@@ -99,6 +97,11 @@ enum Plays {
 }
 
 impl Scenario {
+    /// Whether it plays malicious moves (`--move`) on one ticket.
+    pub fn takes_moves(&self) -> bool {
+        matches!(self.plays, Plays::Moves(_))
+    }
+
     /// Plays it.
     pub fn run(&self, options: &Options) -> Run {
         match self.plays {
@@ -125,7 +128,6 @@ pub const SCENARIOS: &[Scenario] = &[
         teaches: "bob called deploy to staging; replica A asked for a confirmation and handed back a signed ticket. \
                   You play the client, or someone who stole the ticket: each move is checked by replica B, which never saw the first call.",
         rule: "Servers MUST treat requestState as attacker-controlled: verify its integrity, and bind it to the principal, a short expiry and the request.",
-        takes_moves: true,
         plays: Plays::Moves(misuse::prepare_deploy),
     },
     Scenario {
@@ -134,7 +136,6 @@ pub const SCENARIOS: &[Scenario] = &[
         teaches: "submit_expense asks the person only above 100.00. A decline, a dismissal and a ticked \"no\" all submit nothing, \
                   and the result tells the model what to do next.",
         rule: "A decline means do not ask again for the same thing; a cancel may be asked later.",
-        takes_moves: false,
         plays: Plays::Flow(flows::expense),
     },
     Scenario {
@@ -143,7 +144,6 @@ pub const SCENARIOS: &[Scenario] = &[
         teaches: "The retry is a new request, so the tool body runs again from the top. charge_bad charges before it asks and charges twice, \
                   even when the person declines; charge_good asks first and charges once.",
         rule: "Ask first, act last: everything before the final question must be safe to repeat.",
-        takes_moves: false,
         plays: Plays::Flow(flows::charge),
     },
     Scenario {
@@ -152,7 +152,6 @@ pub const SCENARIOS: &[Scenario] = &[
         teaches: "buy_ticket quotes the price once and carries it in the ticket, so the price the person saw is the price charged. \
                   That is also why the ticket must be signed: try editing the price.",
         rule: "Anything the server trusts in round 2 must be integrity-protected in round 1.",
-        takes_moves: true,
         plays: Plays::Moves(misuse::prepare_buy_ticket),
     },
     Scenario {
@@ -161,7 +160,6 @@ pub const SCENARIOS: &[Scenario] = &[
         teaches: "This server writes the price into the ticket without signing it and believes whatever comes back. \
                   A client writes price: 1.0 into the payload and is charged 1.00 instead of 190.00.",
         rule: "When requestState influences business logic it MUST be integrity-protected (HMAC or AEAD).",
-        takes_moves: true,
         plays: Plays::Moves(misuse::prepare_careless),
     },
     Scenario {
@@ -170,7 +168,6 @@ pub const SCENARIOS: &[Scenario] = &[
         teaches: "A signed ticket is not single-use: the same valid retry works again until it expires. \
                   The voucher stays one-time only because the server remembers redeemed tickets.",
         rule: "Where one-time redemption matters, the server MUST enforce it itself.",
-        takes_moves: true,
         plays: Plays::Moves(misuse::prepare_voucher),
     },
     Scenario {
@@ -178,7 +175,6 @@ pub const SCENARIOS: &[Scenario] = &[
         title: "A greedy server",
         teaches: "A server that keeps answering \"I need more input\" is a loop. The client's round limit (3 here) stops it after at most 4 requests.",
         rule: "A client must bound the rounds; a server may not assume the client will ever retry.",
-        takes_moves: false,
         plays: Plays::Flow(flows::greedy),
     },
     Scenario {
@@ -186,7 +182,6 @@ pub const SCENARIOS: &[Scenario] = &[
         title: "Prompts, resources, and tools/list",
         teaches: "The client first probes with server/discover. prompts/get and resources/read can ask for input too. tools/list cannot: only three methods may return input_required.",
         rule: "input_required is allowed only on tools/call, prompts/get and resources/read.",
-        takes_moves: false,
         plays: Plays::Flow(flows::prompt_and_resource),
     },
     Scenario {
@@ -195,7 +190,6 @@ pub const SCENARIOS: &[Scenario] = &[
         teaches: "Every request declares what its client can do. The server asks with a kind the client declared (a sampling-only client \
                   gets a sampling request, never a form), and answers -32021 when no declared kind can serve.",
         rule: "The server MUST NOT send an input request the client's capabilities do not cover.",
-        takes_moves: false,
         plays: Plays::Flow(flows::capabilities),
     },
     Scenario {
@@ -204,7 +198,6 @@ pub const SCENARIOS: &[Scenario] = &[
         teaches: "Before 2026-07-28 the server asked mid-call and waited on an open connection. The same tool body, two places to wait: \
                   a parked thread, an answer that lands on the wrong instance, a dead instance.",
         rule: "Servers do not send requests: the call ends with input_required and the client retries.",
-        takes_moves: false,
         plays: Plays::Flow(era::compare),
     },
     Scenario {
@@ -213,7 +206,6 @@ pub const SCENARIOS: &[Scenario] = &[
         teaches: "Here the ticket holds only a key into a store on the server. With a store per replica, the retry that lands on B fails; \
                   with a shared store it works, but the server is stateful again.",
         rule: "Self-contained state lets any replica finish; a key into a store needs a store every replica shares.",
-        takes_moves: false,
         plays: Plays::Flow(flows::server_store),
     },
     Scenario {
@@ -222,7 +214,6 @@ pub const SCENARIOS: &[Scenario] = &[
         teaches: "A signed ticket is readable by anyone: base64 is not encryption. Sealed with authenticated encryption, \
                   the same checks run, and the client can no longer read the payload.",
         rule: "Do not put secrets in a signed ticket; use AEAD when the client must not read it.",
-        takes_moves: true,
         plays: Plays::Moves(misuse::prepare_sealed),
     },
     Scenario {
@@ -231,7 +222,6 @@ pub const SCENARIOS: &[Scenario] = &[
         teaches: "Garbage, an unknown method, a missing or unsupported protocol version, a ticket that is not a string, a 1 MB paste: \
                   each gets a JSON-RPC error that says what is wrong.",
         rule: "Hostile input is always answered with an error, never a crash.",
-        takes_moves: false,
         plays: Plays::Flow(flows::protocol_errors),
     },
 ];
@@ -252,8 +242,9 @@ pub fn run(id: &str, options: &Options) -> Result<Run, String> {
         let ids: Vec<&str> = SCENARIOS.iter().map(|s| s.id).collect();
         format!("unknown scenario '{id}'; known: {}", ids.join(", "))
     })?;
-    if options.moves.is_some() && !scenario.takes_moves {
-        return Err(format!("scenario '{id}' plays no moves; these do: deploy, buy-ticket, careless, voucher, sealed"));
+    if options.moves.is_some() && !scenario.takes_moves() {
+        let ids: Vec<&str> = SCENARIOS.iter().filter(|s| s.takes_moves()).map(|s| s.id).collect();
+        return Err(format!("scenario '{id}' plays no moves; these do: {}", ids.join(", ")));
     }
     Ok(scenario.run(options))
 }
