@@ -119,20 +119,6 @@ fn text(options: &JsValue, name: &str) -> Option<String> {
     value.as_string().or_else(|| value.as_f64().map(|n| n.to_string()))
 }
 
-/// The setup an options object asks for (the element's attributes).
-fn setup_of(options: &JsValue) -> Setup {
-    Setup {
-        situation: text(options, "situation"),
-        scenario: text(options, "scenario"),
-        moves: text(options, "moves"),
-        clock: text(options, "clock"),
-        record: text(options, "record"),
-        signing: text(options, "signing"),
-        reply: text(options, "reply"),
-        step: text(options, "step"),
-    }
-}
-
 /// Mounts a lab inside `root` (an element in the custom element's shadow root). Options are
 /// the element's attributes (`situation`, `scenario`, `moves`, `clock`, `record`, `signing`,
 /// `reply`, `step`, `compact`, `picker`) plus `activity` (the lesson's activity IRI, prefix of the
@@ -155,7 +141,7 @@ pub fn mount_lab(root: web_sys::Element, options: JsValue, emit: js_sys::Functio
     };
     let outlet = Outlet::default();
     let props = Props {
-        setup: setup_of(&options),
+        setup: Setup::read(|name| text(&options, name)),
         layout: if compact { Layout::Compact } else { Layout::Full },
         picker,
         host,

@@ -37,16 +37,7 @@ pub fn params() -> Option<EmbedParams> {
     let search = location.search().ok().unwrap_or_default();
     let query = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
     Some(EmbedParams {
-        setup: Setup {
-            situation: query.get("situation"),
-            scenario: query.get("scenario"),
-            moves: query.get("moves"),
-            clock: query.get("clock"),
-            record: query.get("record"),
-            signing: query.get("signing"),
-            reply: query.get("reply"),
-            step: query.get("step"),
-        },
+        setup: Setup::read(|name| query.get(name)),
         theme: query.get("theme"),
         parent: query.get("parent").or_else(|| location.origin().ok()),
         activity: query.get("activity"),

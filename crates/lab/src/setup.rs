@@ -37,6 +37,24 @@ pub struct Setup {
     pub step: Option<String>,
 }
 
+impl Setup {
+    /// Reads each field by its name (`situation`, `scenario`, `moves`, `clock`, `record`,
+    /// `signing`, `reply`, `step`) from wherever the host keeps them: the element's
+    /// attributes, the iframe's query.
+    pub fn read(mut lookup: impl FnMut(&str) -> Option<String>) -> Setup {
+        Setup {
+            situation: lookup("situation"),
+            scenario: lookup("scenario"),
+            moves: lookup("moves"),
+            clock: lookup("clock"),
+            record: lookup("record"),
+            signing: lookup("signing"),
+            reply: lookup("reply"),
+            step: lookup("step"),
+        }
+    }
+}
+
 fn given(field: &Option<String>) -> Option<&str> {
     field.as_deref().map(str::trim).filter(|v| !v.is_empty())
 }
@@ -91,22 +109,7 @@ mod tests {
     use super::*;
 
     fn setup(pairs: &[(&str, &str)]) -> Setup {
-        let mut setup = Setup::default();
-        for (key, value) in pairs {
-            let value = Some((*value).to_owned());
-            match *key {
-                "situation" => setup.situation = value,
-                "scenario" => setup.scenario = value,
-                "moves" => setup.moves = value,
-                "clock" => setup.clock = value,
-                "record" => setup.record = value,
-                "signing" => setup.signing = value,
-                "reply" => setup.reply = value,
-                "step" => setup.step = value,
-                other => panic!("no field {other}"),
-            }
-        }
-        setup
+        Setup::read(|name| pairs.iter().find(|(key, _)| *key == name).map(|(_, value)| (*value).to_owned()))
     }
 
     #[test]

@@ -46,6 +46,7 @@ fn a_prepared_scenario_finishes_exactly_like_a_whole_run() {
             }
         }
     }
-    let with_moves: Vec<&str> = SCENARIOS.iter().filter(|s| s.prepare(&Options::default()).is_some()).map(|s| s.id).collect();
+    let with_moves: Vec<&str> =
+        SCENARIOS.iter().filter(|s| s.prepare(&Options::default()).is_some()).map(|s| s.id).collect();
     assert_eq!(with_moves, ["deploy", "buy-ticket", "careless", "voucher", "sealed"]);
 }
