@@ -133,8 +133,7 @@ pub fn mount_lab(root: web_sys::Element, options: JsValue, emit: js_sys::Functio
     let activity = text(&options, "activity").unwrap_or_else(|| lab_page.clone());
     let host = Host {
         emit: Callback::from(move |event: LabEvent| {
-            let detail = js_sys::JSON::parse(&event.detail(&activity).to_string()).unwrap_or(JsValue::NULL);
-            let _ = emit.call2(&JsValue::NULL, &event.name().into(), &detail);
+            let _ = emit.call2(&JsValue::NULL, &event.name().into(), &event.detail_js(&activity));
         }),
         lab_page: lab_page.into(),
         owns_document: false,

@@ -61,10 +61,8 @@ pub fn post_height() {
 }
 
 /// Tells the parent what happened: the event's documented detail.
-pub fn post_event(detail: &serde_json::Value) {
-    if let Ok(message) = js_sys::JSON::parse(&detail.to_string()) {
-        post(&message);
-    }
+pub fn post_event(event: &crate::host::LabEvent, activity: &str) {
+    post(&event.detail_js(activity));
 }
 
 /// The move a message asks for, if it comes from `parent` and has the documented shape.

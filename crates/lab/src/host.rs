@@ -153,6 +153,11 @@ impl LabEvent {
         detail
     }
 
+    /// [`detail`](LabEvent::detail) as a JavaScript object, for `CustomEvent` and `postMessage`.
+    pub fn detail_js(&self, activity: &str) -> wasm_bindgen::JsValue {
+        js_sys::JSON::parse(&self.detail(activity).to_string()).unwrap_or(wasm_bindgen::JsValue::NULL)
+    }
+
     /// The verdict of the lab's latest attempt.
     pub fn latest_verdict(lab: &Lab) -> Option<LabEvent> {
         lab.latest().map(|verdict| LabEvent::Verdict { scenario: lab.scenario, verdict: Box::new(verdict.clone()) })

@@ -51,22 +51,38 @@ pub fn start() {
 }
 
 /// A panic never blanks the page: the message is shown where a student can read it.
+/// Installed once, however many labs a page mounts.
 pub(crate) fn install_panic_hook() {
-    std::panic::set_hook(Box::new(|info| {
-        let message = format!("The lab hit a bug and stopped: {info}. Reload the page to start again.");
-        web_sys::console::error_1(&message.clone().into());
-        let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
-        if let (Ok(alert), Some(body)) = (document.create_element("div"), document.body()) {
-            alert.set_class_name("panic");
-            let _ = alert.set_attribute("role", "alert");
-            alert.set_text_content(Some(&message));
-            let _ = body.prepend_with_node_1(&alert);
-        }
-    }));
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            let message = format!("The lab hit a bug and stopped: {info}. Reload the page to start again.");
+            web_sys::console::error_1(&message.clone().into());
+            let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+            if let (Ok(alert), Some(body)) = (document.create_element("div"), document.body()) {
+                alert.set_class_name("panic");
+                let _ = alert.set_attribute("role", "alert");
+                alert.set_text_content(Some(&message));
+                let _ = body.prepend_with_node_1(&alert);
+            }
+        }))
+    });
 }
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
+}
+
+/// What the browser keeps for the lab under `key` (the theme, challenge progress).
+pub(crate) fn stored(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
+}
+
+/// Keeps `value` under `key` in the browser, when it lets us.
+pub(crate) fn store(key: &str, value: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(key, value);
+    }
 }
 
 /// The page's address without its fragment.
@@ -139,7 +155,7 @@ pub fn embedded(props: &EmbeddedProps) -> Html {
         let lab_page = page.rsplit_once('/').map_or(page.clone(), |(dir, _)| format!("{dir}/"));
         let activity = activity.clone().unwrap_or_else(|| lab_page.clone());
         Host {
-            emit: Callback::from(move |event: host::LabEvent| embed::post_event(&event.detail(&activity))),
+            emit: Callback::from(move |event: host::LabEvent| embed::post_event(&event, &activity)),
             lab_page: lab_page.into(),
             owns_document: true,
         }
@@ -156,8 +172,7 @@ pub fn embedded(props: &EmbeddedProps) -> Html {
 #[component(App)]
 pub fn app() -> Html {
     let (state, send) = view::use_lab(|| share::from_fragment(&current_fragment()));
-    let theme =
-        use_state(|| storage().and_then(|s| s.get_item(THEME_KEY).ok().flatten()).unwrap_or_else(|| "system".into()));
+    let theme = use_state(|| stored(THEME_KEY).unwrap_or_else(|| "system".into()));
     {
         let theme = (*theme).clone();
         use_effect_with(theme, |theme| apply_theme(theme));
@@ -165,9 +180,7 @@ pub fn app() -> Html {
     let on_theme = {
         let setter = theme.setter();
         use_callback((), move |t: String, _| {
-            if let Some(s) = storage() {
-                let _ = s.set_item(THEME_KEY, &t);
-            }
+            store(THEME_KEY, &t);
             setter.set(t);
         })
     };

@@ -10,19 +10,13 @@ use yew::prelude::*;
 
 const PROGRESS_KEY: &str = "mrtr-lab-challenges";
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
 fn load() -> BTreeSet<String> {
-    let saved = storage().and_then(|s| s.get_item(PROGRESS_KEY).ok().flatten()).unwrap_or_default();
+    let saved = crate::stored(PROGRESS_KEY).unwrap_or_default();
     saved.split(',').filter(|id| !id.is_empty()).map(str::to_owned).collect()
 }
 
 fn save(done: &BTreeSet<String>) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(PROGRESS_KEY, &done.iter().cloned().collect::<Vec<_>>().join(","));
-    }
+    crate::store(PROGRESS_KEY, &done.iter().cloned().collect::<Vec<_>>().join(","));
 }
 
 /// Props of [`Challenges`].
