@@ -39,7 +39,7 @@ cargo build --quiet -p mrtr-js --lib --target wasm32-unknown-unknown --profile s
 if [ ! -f "$pkg/mrtr_js_bg.wasm" ] || [ "$target_dir/wasm32-unknown-unknown/speed/mrtr_js.wasm" -nt "$pkg/mrtr_js_bg.wasm" ]; then
   wasm-pack build --mode no-install --target web --profile speed --out-dir "$pkg" crates/js >&2
 fi
-cp -r "$pkg" "$stage/pkg"
+mkdir -p "$stage/pkg" && cp -r "$pkg/." "$stage/pkg/"
 
 # The service worker, told every file of this build and a version that changes with them.
 files=$(cd "$stage" && find . -type f ! -name sw.js ! -name '.*' | sed 's|^\./||' | LC_ALL=C sort)
