@@ -116,7 +116,8 @@ impl MountedLab {
 
 fn text(options: &JsValue, name: &str) -> Option<String> {
     let value = js_sys::Reflect::get(options, &name.into()).ok()?;
-    value.as_string().or_else(|| value.as_f64().map(|n| n.to_string()))
+    // A number property (`el.clock = 20`) reads as JavaScript's own String(n).
+    value.as_string().or_else(|| js_sys::Number::from(value.as_f64()?).to_string_with_radix(10).ok().map(String::from))
 }
 
 /// Mounts a lab inside `root` (an element in the custom element's shadow root). Options are

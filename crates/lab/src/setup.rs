@@ -59,6 +59,21 @@ fn given(field: &Option<String>) -> Option<&str> {
     field.as_deref().map(str::trim).filter(|v| !v.is_empty())
 }
 
+/// Seconds written in decimal (`20`, `2.5`, `0.125`) as whole milliseconds, rounded;
+/// `None` for anything else (a sign, an exponent, a second dot, too many digits). Parsed
+/// by hand: a float parser would bring its tables into the lab's wasm for this one attribute.
+fn seconds_as_ms(text: &str) -> Option<u64> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() && fraction.is_empty() || !digits(whole) || !digits(fraction) || whole.len() > 12 {
+        return None;
+    }
+    let whole: u64 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
+    // Tenths of a millisecond from the first four fractional digits, then rounded.
+    let tenths = fraction.bytes().chain(std::iter::repeat(b'0')).take(4).fold(0, |n, b| n * 10 + u64::from(b - b'0'));
+    Some(whole * 1000 + (tenths + 5) / 10)
+}
+
 impl Setup {
     /// The share fragment this asks for.
     pub fn fragment(&self) -> String {
@@ -80,10 +95,9 @@ impl Setup {
                 set(key, value.to_owned());
             }
         }
-        if let Some(ms) = given(&self.clock).and_then(|c| c.parse::<f64>().ok()).filter(|c| c.is_finite() && *c >= 0.0)
-        {
+        if let Some(ms) = given(&self.clock).and_then(seconds_as_ms) {
             set("o", "1".into());
-            set("c", format!("{}", (ms * 1000.0).round() as u64));
+            set("c", ms.to_string());
         }
         if !pairs.iter().any(|kv| kv.starts_with("s=")) {
             pairs.insert(0, "s=deploy".into());
@@ -147,6 +161,16 @@ mod tests {
         assert!(lab.own.is_none());
         assert_eq!(lab.cursor, None);
         assert_eq!(Setup::default().fragment(), "s=deploy");
+    }
+
+    #[test]
+    fn clock_reads_decimal_seconds() {
+        for (text, ms) in [("20", Some(20_000)), ("2.5", Some(2_500)), (".125", Some(125)), ("0.0015", Some(2)), ("7.", Some(7_000))] {
+            assert_eq!(seconds_as_ms(text), ms, "{text}");
+        }
+        for text in ["", ".", "-3", "+3", "1e3", "1.2.3", "NaN", "inf", " 2", "9999999999999"] {
+            assert_eq!(seconds_as_ms(text), None, "{text}");
+        }
     }
 
     #[test]

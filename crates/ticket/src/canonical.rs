@@ -94,14 +94,19 @@ pub(crate) fn write_double(out: &mut String, x: f64) {
     if x < 0.0 {
         out.push('-');
     }
-    // Rust writes the shortest digits that round-trip, as "d.ddde±x".
-    let sci = format!("{:e}", x.abs());
-    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    // The shortest digits that round-trip (ryu, which serde_json already brings), as
+    // "d.ddd", "ddd.d" or "d.ddde-x"; `n` is where the decimal point goes (ECMA-262's n).
+    let mut buffer = ryu::Buffer::new();
+    let text = buffer.format_finite(x.abs());
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
+    let point = mantissa.find('.').unwrap_or(mantissa.len()) as i32;
+    let all: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let leading = all.len() - all.trim_start_matches('0').len();
+    let digits = all.trim_start_matches('0').trim_end_matches('0');
     let k = digits.len() as i32;
-    let n = exponent.parse::<i32>().unwrap_or(0) + 1;
+    let n = point - leading as i32 + exponent.parse::<i32>().unwrap_or(0);
     if k <= n && n <= 21 {
-        out.push_str(&digits);
+        out.push_str(digits);
         out.extend(std::iter::repeat_n('0', (n - k) as usize));
     } else if 0 < n && n <= 21 {
         out.push_str(&digits[..n as usize]);
@@ -110,7 +115,7 @@ pub(crate) fn write_double(out: &mut String, x: f64) {
     } else if -6 < n && n <= 0 {
         out.push_str("0.");
         out.extend(std::iter::repeat_n('0', (-n) as usize));
-        out.push_str(&digits);
+        out.push_str(digits);
     } else {
         out.push_str(&digits[..1]);
         if k > 1 {
@@ -134,6 +139,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::excessive_precision, reason = "a tie case is written as its exact value")]
     fn numbers_follow_ecmascript() {
         let cases = [
             (0.0, "0"),
@@ -152,6 +158,9 @@ mod tests {
             (4.5e300, "4.5e+300"),
             (5e-324, "5e-324"),
             (0.000001234, "0.000001234"),
+            // Exactly halfway between ...853.2 and ...853.3: the even digit, as V8 prints it
+            // (Rust's own `{:e}` writes ...853.3).
+            (667082108456853.25, "667082108456853.2"),
         ];
         for (x, want) in cases {
             assert_eq!(number(x), want, "{x:e}");
@@ -163,6 +172,27 @@ mod tests {
         // U+1F600 sorts after U+FF5E in UTF-8 bytes but before it in UTF-16 units (a surrogate).
         let value = json!({"😀": 1, "～": 2, "a": 3, "B": 4});
         assert_eq!(canonical_json(&value), r#"{"B":4,"a":3,"😀":1,"～":2}"#);
+    }
+
+    #[test]
+    fn numbers_round_trip_with_the_fewest_digits() {
+        // Doubles from all over the range (random bit patterns): what is written reads back as
+        // the same double, with as few digits as Rust's own shortest formatting uses (on a
+        // tie the two may pick different digits: ECMAScript picks the even one).
+        let mut bits = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..100_000 {
+            bits = bits.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let x = f64::from_bits(bits);
+            if !x.is_finite() || x == 0.0 {
+                continue;
+            }
+            let written = number(x);
+            assert_eq!(written.parse::<f64>().ok(), Some(x), "{written}");
+            let shortest = format!("{:e}", x.abs());
+            let want: String = shortest.split('e').next().unwrap_or("").chars().filter(char::is_ascii_digit).collect();
+            let got: String = written.split('e').next().unwrap_or("").chars().filter(char::is_ascii_digit).collect();
+            assert_eq!(got.trim_start_matches('0').trim_end_matches('0').len(), want.trim_end_matches('0').len(), "{x:e}");
+        }
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub fn answer(props: &Panel) -> Html {
                 <div class="wire">
                     <div class="wire-head">
                         <h3>{ title }</h3>
-                        <button type="button" class="secondary" onclick={copy_line}>{ format!("Copy {}", title.to_lowercase()) }</button>
+                        <button type="button" class="secondary" onclick={copy_line}>{ format!("Copy {}", title.to_ascii_lowercase()) }</button>
                     </div>
                     <pre tabindex="0">{ pretty(&line) }</pre>
                 </div>

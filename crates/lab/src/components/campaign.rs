@@ -76,7 +76,14 @@ pub fn campaign_panel(props: &Props) -> Html {
     };
     let h = &progress.histogram;
     let total = h.total.max(1);
-    let per_second = if progress.elapsed_ms > 0.0 { h.total as f64 / progress.elapsed_ms * 1000.0 } else { 0.0 };
+    // Whole milliseconds and moves per second, shares in tenths of a per cent: integers,
+    // so no float is formatted (that would bring the float printer into the wasm).
+    let elapsed_ms = progress.elapsed_ms.round() as u64;
+    let per_second = if progress.elapsed_ms > 0.0 { (h.total as f64 / progress.elapsed_ms * 1000.0).round() as u64 } else { 0 };
+    let share = |n: u64| {
+        let tenths = (n * 1000 + total / 2) / total;
+        format!("{}.{}", tenths / 10, tenths % 10)
+    };
     html! {
         <super::region::Region class="campaign" heading="campaign-title">
             <h2 id="campaign-title">{ "Attack at scale" }</h2>
@@ -92,7 +99,7 @@ pub fn campaign_panel(props: &Props) -> Html {
             </div>
             <progress max={count.to_string()} value={h.total.to_string()} aria-label="Moves played">{ format!("{} of {}", h.total, *count) }</progress>
             if h.total > 0 {
-                <p class="campaign-rate">{ format!("{} moves in {:.0} ms: {:.0} moves per second", h.total, progress.elapsed_ms, per_second) }</p>
+                <p class="campaign-rate">{ format!("{} moves in {elapsed_ms} ms: {per_second} moves per second", h.total) }</p>
                 <table class="histogram">
                     <caption>{ format!("What stopped {} moves", h.total) }</caption>
                     <thead><tr><th scope="col">{ "Verdict" }</th><th scope="col">{ "Moves" }</th><th scope="col">{ "Share" }</th></tr></thead>
@@ -101,7 +108,7 @@ pub fn campaign_panel(props: &Props) -> Html {
                             <tr>
                                 <th scope="row">{ verdict.clone() }</th>
                                 <td>{ n.to_string() }</td>
-                                <td><span class="bar" style={format!("width: {:.1}%", *n as f64 * 100.0 / total as f64)}></span>{ format!(" {:.1} %", *n as f64 * 100.0 / total as f64) }</td>
+                                <td><span class="bar" style={format!("width: {}%", share(*n))}></span>{ format!(" {} %", share(*n)) }</td>
                             </tr>
                         }) }
                     </tbody>

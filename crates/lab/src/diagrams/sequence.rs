@@ -4,13 +4,14 @@ use super::clip;
 use mrtr_sim::trace::{Actor, Event, Kind};
 use yew::prelude::*;
 
-const WIDTH: f64 = 760.0;
-const TOP: f64 = 44.0;
-const ROW: f64 = 30.0;
+// Whole SVG units: the geometry is integers, so no float is ever formatted.
+const WIDTH: i32 = 760;
+const TOP: i32 = 44;
+const ROW: i32 = 30;
 
-fn lane_x(actor: Actor) -> f64 {
-    let index = Actor::ALL.iter().position(|a| *a == actor).unwrap_or(0) as f64;
-    70.0 + index * 124.0
+fn lane_x(actor: Actor) -> i32 {
+    let index = Actor::ALL.iter().position(|a| *a == actor).unwrap_or(0) as i32;
+    70 + index * 124
 }
 
 fn class_of(event: &Event) -> &'static str {
@@ -31,19 +32,19 @@ fn class_of(event: &Event) -> &'static str {
 /// folded into the rows they belong to).
 pub fn diagram(events: &[Event]) -> Html {
     let rows: Vec<&Event> = events.iter().filter(|e| !matches!(e.kind, Kind::Route | Kind::Clock)).collect();
-    let height = TOP + ROW * rows.len().max(1) as f64 + 16.0;
+    let height = TOP + ROW * rows.len().max(1) as i32 + 16;
     let lanes = Actor::ALL.iter().map(|actor| {
         let x = lane_x(*actor);
         html! {
             <g class="seq-lane">
-                <rect x={(x - 54.0).to_string()} y="6" width="108" height="24" rx="6" />
+                <rect x={(x - 54).to_string()} y="6" width="108" height="24" rx="6" />
                 <text x={x.to_string()} y="23" text-anchor="middle">{ actor.name() }</text>
                 <line x1={x.to_string()} y1="30" x2={x.to_string()} y2={height.to_string()} />
             </g>
         }
     });
     let arrows = rows.iter().enumerate().map(|(i, event)| {
-        let y = TOP + ROW * i as f64 + 12.0;
+        let y = TOP + ROW * i as i32 + 12;
         let (from, to) = (lane_x(event.from), lane_x(event.to));
         let label = format!("{} · {}", mrtr_ticket::secs(event.at_ms), clip(&event.summary, 58));
         let class = class_of(event);
@@ -51,18 +52,18 @@ pub fn diagram(events: &[Event]) -> Html {
             html! {
                 <g class={class}>
                     <circle cx={from.to_string()} cy={y.to_string()} r="5" />
-                    <text x={(from + 10.0).to_string()} y={(y + 4.0).to_string()}>{ label }</text>
+                    <text x={(from + 10).to_string()} y={(y + 4).to_string()}>{ label }</text>
                 </g>
             }
         } else {
             let left = from.min(to);
-            let head = if from < to { to - 8.0 } else { to + 8.0 };
-            let points = format!("{to},{y} {head},{} {head},{}", y - 4.0, y + 4.0);
+            let head = if from < to { to - 8 } else { to + 8 };
+            let points = format!("{to},{y} {head},{} {head},{}", y - 4, y + 4);
             html! {
                 <g class={class}>
                     <line x1={from.to_string()} y1={y.to_string()} x2={to.to_string()} y2={y.to_string()} />
                     <polygon points={points} />
-                    <text x={(left + 8.0).to_string()} y={(y - 5.0).to_string()}>{ label }</text>
+                    <text x={(left + 8).to_string()} y={(y - 5).to_string()}>{ label }</text>
                 </g>
             }
         }

@@ -4,29 +4,30 @@
 use mrtr_sim::scenarios::{Answered, Verdict};
 use yew::prelude::*;
 
-const WIDTH: f64 = 760.0;
-const LEFT: f64 = 40.0;
-const RIGHT: f64 = 40.0;
+// Whole SVG units: positions are rounded, so no float is ever formatted.
+const WIDTH: i64 = 760;
+const LEFT: i64 = 40;
+const RIGHT: i64 = 40;
 
 /// The timeline for these attempts on a ticket that lives `ttl_ms`.
 pub fn diagram(verdicts: &[Verdict], ttl_ms: u64) -> Html {
     let end = verdicts.iter().map(|v| v.at_ms).max().unwrap_or(0).max(ttl_ms + ttl_ms / 2).max(1);
-    let x = |ms: u64| LEFT + (WIDTH - LEFT - RIGHT) * ms as f64 / end as f64;
-    let height = 110.0 + 22.0 * verdicts.len() as f64;
+    let x = |ms: u64| LEFT + ((WIDTH - LEFT - RIGHT) as u128 * ms as u128 / end as u128) as i64;
+    let height = 110 + 22 * verdicts.len() as i64;
     let expiry = x(ttl_ms);
     let points = verdicts.iter().enumerate().map(|(i, v)| {
-        let (cx, cy) = (x(v.at_ms), 92.0 + 22.0 * i as f64);
+        let (cx, cy) = (x(v.at_ms), 92 + 22 * i as i64);
         let passed = matches!(v.answered, Answered::Accepted { .. });
         let mark = if passed { "✓" } else { "✗" };
         let class = if passed { "tl-pass" } else { "tl-fail" };
         let label = format!("{mark} {} s · {} · {}", v.at_ms / 1000, v.title, v.answered.word());
-        let anchor = if cx > WIDTH * 0.6 { "end" } else { "start" };
-        let tx = if anchor == "end" { cx - 9.0 } else { cx + 9.0 };
+        let anchor = if cx > WIDTH * 3 / 5 { "end" } else { "start" };
+        let tx = if anchor == "end" { cx - 9 } else { cx + 9 };
         html! {
             <g class={class}>
                 <line class="tl-drop" x1={cx.to_string()} y1="52" x2={cx.to_string()} y2={cy.to_string()} />
                 <circle cx={cx.to_string()} cy={cy.to_string()} r="6" />
-                <text x={tx.to_string()} y={(cy + 4.0).to_string()} text-anchor={anchor}>{ label }</text>
+                <text x={tx.to_string()} y={(cy + 4).to_string()} text-anchor={anchor}>{ label }</text>
             </g>
         }
     });
