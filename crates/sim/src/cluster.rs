@@ -9,7 +9,6 @@ use crate::trace::{Actor, Kind, Trace};
 use mrtr_ticket::{Key, ReplayRecord, Report, UsedNonces};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// The lab's server key. It is printed in the docs on purpose: a lab key, not a secret.
 pub const LAB_KEY: &[u8; 32] = b"mrtr-lab server key: not secret!";
@@ -145,8 +144,10 @@ pub struct Cluster {
     rng: SimRng,
     ledger: Ledger,
     now_ms: u64,
-    principals: BTreeMap<String, String>,
 }
+
+/// The bearer tokens the cluster knows, and whom each stands for.
+const PRINCIPALS: [(&str, &str); 2] = [("bob-token", "bob"), ("alice-token", "alice")];
 
 impl Cluster {
     /// A cluster with both replicas up, at t = 0, knowing the bearer tokens of bob and alice.
@@ -163,10 +164,6 @@ impl Cluster {
             rng: SimRng::new(config.seed),
             ledger: Ledger::default(),
             now_ms: 0,
-            principals: [("bob-token", "bob"), ("alice-token", "alice")]
-                .into_iter()
-                .map(|(t, p)| (t.to_owned(), p.to_owned()))
-                .collect(),
         }
     }
 
@@ -254,8 +251,8 @@ impl Cluster {
     }
 
     /// The principal a bearer token stands for.
-    pub fn principal_of(&self, bearer: &str) -> Option<&str> {
-        self.principals.get(bearer).map(String::as_str)
+    pub fn principal_of(&self, bearer: &str) -> Option<&'static str> {
+        PRINCIPALS.iter().find(|(token, _)| *token == bearer).map(|(_, principal)| *principal)
     }
 
     /// The balancer's choice for the next request.

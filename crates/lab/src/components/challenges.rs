@@ -12,7 +12,13 @@ const PROGRESS_KEY: &str = "mrtr-lab-challenges";
 
 fn load() -> BTreeSet<String> {
     let saved = crate::stored(PROGRESS_KEY).unwrap_or_default();
-    saved.split(',').filter(|id| !id.is_empty()).map(str::to_owned).collect()
+    // Inserted one by one: collecting into a set would sort first, and bring a sort for
+    // these few names into the wasm.
+    let mut done = BTreeSet::new();
+    for id in saved.split(',').filter(|id| !id.is_empty()) {
+        done.insert(id.to_owned());
+    }
+    done
 }
 
 fn save(done: &BTreeSet<String>) {
