@@ -11,7 +11,7 @@ use std::rc::Rc;
 use yew::Reducible;
 
 /// Everything the page shows is computed from this.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lab {
     /// The open scenario.
     pub scenario: &'static str,
@@ -44,6 +44,8 @@ impl PartialEq for Prefix {
         true
     }
 }
+
+impl Eq for Prefix {}
 
 /// What a student can do.
 #[derive(Debug, Clone, PartialEq)]

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// One side effect: a deployment, a charge, a submitted expense, a redeemed voucher.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {
     /// When, on the virtual clock (ms).
@@ -19,7 +19,7 @@ pub struct Entry {
 }
 
 /// Side effects in the order they happened.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ledger {
     entries: Vec<Entry>,
 }

@@ -176,7 +176,7 @@ impl Move {
 }
 
 /// The student's own retry: the honest one, with any of its parts changed by hand.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct OwnAttempt {
     /// The ticket as edited; `None` sends the one the server gave.

@@ -68,7 +68,7 @@ pub enum Kind {
 }
 
 /// One thing that happened.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
     /// Position in the trace, from 0.
@@ -95,7 +95,7 @@ pub struct Event {
 }
 
 /// Everything that happened, in order.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Trace {
     /// The events.
     pub events: Vec<Event>,

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 /// The ticket payload. Serialized as canonical JSON, so its members appear in the order
 /// `data, dig, exp, iat, nonce, sub`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Claims {
     /// Whatever the tool saved for the next round (a quoted price, the step it reached).

@@ -174,7 +174,7 @@ impl Opened {
 }
 
 /// [`Opened`] as plain data.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     /// Every check that ran passed.
@@ -192,7 +192,7 @@ pub struct Report {
 }
 
 /// One check in a [`Report`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StepReport {
     /// Which check.
     pub check: Check,

@@ -43,7 +43,7 @@ pub struct Options {
 }
 
 /// A scenario's result.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Run {
     /// Which scenario.
     pub scenario: &'static str,

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// How the server answered one attempt.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Answered {
     /// A complete result: the call went through.
@@ -64,7 +64,7 @@ impl Answered {
 }
 
 /// One attempt and its verdict.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Verdict {
     /// The move's id, or a label for the step.
