@@ -165,7 +165,9 @@ mod tests {
 
     #[test]
     fn clock_reads_decimal_seconds() {
-        for (text, ms) in [("20", Some(20_000)), ("2.5", Some(2_500)), (".125", Some(125)), ("0.0015", Some(2)), ("7.", Some(7_000))] {
+        for (text, ms) in
+            [("20", Some(20_000)), ("2.5", Some(2_500)), (".125", Some(125)), ("0.0015", Some(2)), ("7.", Some(7_000))]
+        {
             assert_eq!(seconds_as_ms(text), ms, "{text}");
         }
         for text in ["", ".", "-3", "+3", "1e3", "1.2.3", "NaN", "inf", " 2", "9999999999999"] {

@@ -191,7 +191,11 @@ mod tests {
             let shortest = format!("{:e}", x.abs());
             let want: String = shortest.split('e').next().unwrap_or("").chars().filter(char::is_ascii_digit).collect();
             let got: String = written.split('e').next().unwrap_or("").chars().filter(char::is_ascii_digit).collect();
-            assert_eq!(got.trim_start_matches('0').trim_end_matches('0').len(), want.trim_end_matches('0').len(), "{x:e}");
+            assert_eq!(
+                got.trim_start_matches('0').trim_end_matches('0').len(),
+                want.trim_end_matches('0').len(),
+                "{x:e}"
+            );
         }
     }
 

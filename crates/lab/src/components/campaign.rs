@@ -79,7 +79,8 @@ pub fn campaign_panel(props: &Props) -> Html {
     // Whole milliseconds and moves per second, shares in tenths of a per cent: integers,
     // so no float is formatted (that would bring the float printer into the wasm).
     let elapsed_ms = progress.elapsed_ms.round() as u64;
-    let per_second = if progress.elapsed_ms > 0.0 { (h.total as f64 / progress.elapsed_ms * 1000.0).round() as u64 } else { 0 };
+    let per_second =
+        if progress.elapsed_ms > 0.0 { (h.total as f64 / progress.elapsed_ms * 1000.0).round() as u64 } else { 0 };
     let share = |n: u64| {
         let tenths = (n * 1000 + total / 2) / total;
         format!("{}.{}", tenths / 10, tenths % 10)
