@@ -1,6 +1,7 @@
 //! JSON-RPC 2.0 messages as MCP 2026-07-28 uses them, and the error codes.
 
-use serde_json::{json, Map, Value};
+use crate::json::object;
+use serde_json::{Map, Value};
 
 /// The text could not be parsed as JSON.
 pub const PARSE_ERROR: i64 = -32700;
@@ -21,12 +22,12 @@ pub const UNSUPPORTED_VERSION: i64 = -32022;
 
 /// A request line: `{"jsonrpc":"2.0","id":…,"method":…,"params":…}`.
 pub fn request(id: Value, method: &str, params: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+    object([("jsonrpc", "2.0".into()), ("id", id), ("method", method.into()), ("params", params)])
 }
 
 /// A result line.
 pub fn result(id: Value, result: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "result": result})
+    object([("jsonrpc", "2.0".into()), ("id", id), ("result", result)])
 }
 
 /// An error line; `data` is left out when `None`, and `id` when it is unknown (`null`),
@@ -38,12 +39,17 @@ pub fn error(id: Value, code: i64, message: &str, data: Option<Value>) -> Value 
     if let Some(data) = data {
         error.insert("data".into(), data);
     }
+    failed(id, Value::Object(error))
+}
+
+/// An error line carrying this error object; `id` is left out when it is unknown (`null`).
+pub fn failed(id: Value, error: Value) -> Value {
     let mut line = Map::new();
     line.insert("jsonrpc".into(), "2.0".into());
     if !id.is_null() {
         line.insert("id".into(), id);
     }
-    line.insert("error".into(), error.into());
+    line.insert("error".into(), error);
     Value::Object(line)
 }
 

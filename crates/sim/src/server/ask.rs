@@ -1,5 +1,6 @@
 //! Input requests a tool can make, and the answers that come back.
 
+use crate::json::object;
 use crate::protocol::InputKind;
 use serde_json::{json, Map, Value};
 
@@ -22,7 +23,10 @@ impl Ask {
     pub fn form(message: &str, schema: Value) -> Ask {
         Ask {
             kind: InputKind::ElicitForm,
-            request: json!({"method": "elicitation/create", "params": {"mode": "form", "message": message, "requestedSchema": schema}}),
+            request: object([
+                ("method", "elicitation/create".into()),
+                ("params", object([("mode", "form".into()), ("message", message.into()), ("requestedSchema", schema)])),
+            ]),
         }
     }
 

@@ -277,7 +277,7 @@ impl Server {
                 handled.checks = Some(opened.report());
                 match opened.trusted() {
                     Err(failure) => {
-                        handled.response = Some(json!({"jsonrpc": "2.0", "id": id, "error": failure.rpc_error()}));
+                        handled.response = Some(jsonrpc::failed(id, failure.rpc_error()));
                         return handled;
                     }
                     Ok(trusted) => match self.config.state {
@@ -291,7 +291,7 @@ impl Server {
                                     let error = json!({"code": INVALID_PARAMS,
                                         "message": "Invalid requestState: this server has no saved work for it. Start the request again without it.",
                                         "data": {"reason": "invalid_request_state", "check": "state-store"}});
-                                    handled.response = Some(json!({"jsonrpc": "2.0", "id": id, "error": error}));
+                                    handled.response = Some(jsonrpc::failed(id, error));
                                     return handled;
                                 }
                             }
@@ -303,7 +303,7 @@ impl Server {
                 let error = json!({"code": INVALID_PARAMS,
                     "message": "Invalid requestState: it must be the string the server sent. Start the request again without it.",
                     "data": {"reason": "invalid_request_state", "check": "shape"}});
-                handled.response = Some(json!({"jsonrpc": "2.0", "id": id, "error": error}));
+                handled.response = Some(jsonrpc::failed(id, error));
                 return handled;
             }
         };
