@@ -69,10 +69,12 @@ pub struct Prepared {
     id: &'static str,
     world: World,
     situation: Result<Situation, String>,
-    /// Whether the ticket's payload reads as JSON without the key (worked out once).
-    payload_readable: bool,
     verdicts: Vec<Verdict>,
-    figures: fn(&mut Run),
+    /// What the prefix decides, worked out once: the ticket, whether its payload reads
+    /// without the key and which replica minted it (or why there is no ticket).
+    figures_so_far: Map<String, Value>,
+    /// The scenario's own figures, read off the finished run.
+    more_figures: fn(&mut Run),
 }
 
 fn no_more_figures(_: &mut Run) {}
@@ -81,12 +83,22 @@ impl Prepared {
     fn new(id: &'static str, mut world: World, method: &str, params: Value, moves: &[Move]) -> Prepared {
         let situation = situation(&mut world, method, params);
         let verdicts = situation.as_ref().map(|s| play(&mut world, s, moves)).unwrap_or_default();
-        let payload_readable = situation.as_ref().is_ok_and(|s| inspect(&s.ticket).payload.is_some());
-        Prepared { id, world, situation, payload_readable, verdicts, figures: no_more_figures }
+        let mut figures_so_far = Map::new();
+        match &situation {
+            Ok(s) => {
+                figures_so_far.insert("ticket".into(), s.ticket.clone().into());
+                figures_so_far.insert("payloadReadable".into(), inspect(&s.ticket).payload.is_some().into());
+                figures_so_far.insert("mintedOn".into(), s.minted_on.map(|r| r.name()).into());
+            }
+            Err(why) => {
+                figures_so_far.insert("error".into(), why.clone().into());
+            }
+        }
+        Prepared { id, world, situation, verdicts, figures_so_far, more_figures: no_more_figures }
     }
 
-    fn with_figures(mut self, figures: fn(&mut Run)) -> Prepared {
-        self.figures = figures;
+    fn with_figures(mut self, more_figures: fn(&mut Run)) -> Prepared {
+        self.more_figures = more_figures;
         self
     }
 
@@ -94,20 +106,10 @@ impl Prepared {
     pub fn finish(&self, own: Option<&OwnAttempt>) -> Run {
         let mut world = self.world.clone();
         let mut verdicts = self.verdicts.clone();
-        let mut figures = Map::new();
-        match &self.situation {
-            Ok(s) => {
-                figures.insert("ticket".into(), s.ticket.clone().into());
-                figures.insert("payloadReadable".into(), self.payload_readable.into());
-                figures.insert("mintedOn".into(), s.minted_on.map(|r| r.name()).into());
-                if let Some(own) = own {
-                    verdicts.push(play_own(&mut world, s, own));
-                }
-            }
-            Err(why) => {
-                figures.insert("error".into(), why.clone().into());
-            }
+        if let (Ok(situation), Some(own)) = (&self.situation, own) {
+            verdicts.push(play_own(&mut world, situation, own));
         }
+        let mut figures = self.figures_so_far.clone();
         let words: Vec<String> = verdicts.iter().map(|v| v.answered.word()).collect();
         figures.insert("verdicts".into(), json!(words));
         figures.insert("ledgerEntries".into(), world.cluster.ledger().len().into());
@@ -115,7 +117,7 @@ impl Prepared {
             figures.insert("firstRetryOn".into(), first.name().into());
         }
         let mut run = Run::new(self.id, world, verdicts, figures);
-        (self.figures)(&mut run);
+        (self.more_figures)(&mut run);
         run
     }
 }
