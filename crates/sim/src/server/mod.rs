@@ -288,10 +288,12 @@ impl Server {
                                 Some(saved) => Some(saved.clone()),
                                 None => {
                                     handled.notes.push(format!("{} has no saved work under {key}", ctx.replica));
-                                    let error = json!({"code": INVALID_PARAMS,
-                                        "message": "Invalid requestState: this server has no saved work for it. Start the request again without it.",
-                                        "data": {"reason": "invalid_request_state", "check": "state-store"}});
-                                    handled.response = Some(jsonrpc::failed(id, error));
+                                    handled.response = Some(jsonrpc::error(
+                                        id,
+                                        INVALID_PARAMS,
+                                        "Invalid requestState: this server has no saved work for it. Start the request again without it.",
+                                        Some(json!({"reason": "invalid_request_state", "check": "state-store"})),
+                                    ));
                                     return handled;
                                 }
                             }
@@ -300,10 +302,12 @@ impl Server {
                 }
             }
             Some(_) => {
-                let error = json!({"code": INVALID_PARAMS,
-                    "message": "Invalid requestState: it must be the string the server sent. Start the request again without it.",
-                    "data": {"reason": "invalid_request_state", "check": "shape"}});
-                handled.response = Some(jsonrpc::failed(id, error));
+                handled.response = Some(jsonrpc::error(
+                    id,
+                    INVALID_PARAMS,
+                    "Invalid requestState: it must be the string the server sent. Start the request again without it.",
+                    Some(json!({"reason": "invalid_request_state", "check": "shape"})),
+                ));
                 return handled;
             }
         };
