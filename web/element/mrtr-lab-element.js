@@ -19,6 +19,8 @@ import { glue, styles, wasm } from "./mrtr-lab-build.js";
 
 const here = new URL(".", import.meta.url);
 const SITUATION = ["situation", "scenario", "moves", "clock", "record", "signing", "reply", "step", "activity"];
+// Attributes that are on or off: which panels the lab shows.
+const FLAGS = ["compact", "picker"];
 
 let shared;
 /** The module and the stylesheet, fetched once for every element on the page. */
@@ -39,7 +41,7 @@ function load() {
 }
 
 class MrtrLab extends HTMLElement {
-  static observedAttributes = [...SITUATION, "compact", "picker"];
+  static observedAttributes = [...SITUATION, ...FLAGS];
 
   #mounted = null;
   #pending = false;
@@ -75,20 +77,6 @@ class MrtrLab extends HTMLElement {
     this.setAttribute("situation", value);
   }
 
-  get compact() {
-    return this.hasAttribute("compact");
-  }
-  set compact(value) {
-    this.toggleAttribute("compact", Boolean(value));
-  }
-
-  get picker() {
-    return this.hasAttribute("picker");
-  }
-  set picker(value) {
-    this.toggleAttribute("picker", Boolean(value));
-  }
-
   /** Several attribute changes in one task open the lab once. */
   #schedule() {
     if (this.#pending) return;
@@ -107,7 +95,8 @@ class MrtrLab extends HTMLElement {
     const root = document.createElement("div");
     root.className = "mrtr-root";
     this.shadowRoot.replaceChildren(root);
-    const options = { compact: this.compact, picker: this.hasAttribute("picker"), labPage: here.href };
+    const options = { labPage: here.href };
+    for (const name of FLAGS) options[name] = this.hasAttribute(name);
     for (const name of SITUATION) {
       if (this.hasAttribute(name)) options[name] = this.getAttribute(name);
     }
@@ -138,6 +127,17 @@ for (const name of SITUATION.concat("theme")) {
     set(value) {
       if (value === null || value === undefined) this.removeAttribute(name);
       else this.setAttribute(name, String(value));
+    },
+  });
+}
+
+for (const name of FLAGS) {
+  Object.defineProperty(MrtrLab.prototype, name, {
+    get() {
+      return this.hasAttribute(name);
+    },
+    set(value) {
+      this.toggleAttribute(name, Boolean(value));
     },
   });
 }
