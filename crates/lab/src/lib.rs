@@ -191,15 +191,17 @@ pub fn app() -> Html {
     }
     {
         // The address bar follows the situation, a moment after the last change: writing
-        // history costs a few milliseconds, too many for every keystroke.
+        // history costs a few milliseconds, too many for every keystroke, and the fragment
+        // is worked out only for the state that stays.
         let generation = use_mut_ref(|| 0u64);
-        use_effect_with(share::to_fragment(&state), move |fragment| {
+        let state = state.clone();
+        use_effect(move || {
             *generation.borrow_mut() += 1;
-            let (mine, fragment) = (*generation.borrow(), fragment.clone());
+            let mine = *generation.borrow();
             yew::platform::spawn_local(async move {
                 yew::platform::time::sleep(std::time::Duration::from_millis(LINK_DELAY_MS)).await;
                 if *generation.borrow() == mine {
-                    show_fragment(&fragment);
+                    show_fragment(&share::to_fragment(&state));
                 }
             });
         });

@@ -8,7 +8,6 @@ use mrtr_sim::scenarios::{self, Options, Prepared, Run, Verdict};
 use mrtr_ticket::{with_payload, Mode};
 use serde_json::Value;
 use std::rc::Rc;
-use yew::Reducible;
 
 /// Everything the page shows is computed from this.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -220,13 +219,6 @@ impl Lab {
     }
 }
 
-impl Reducible for Lab {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        Rc::new((*self).clone().apply(action))
-    }
-}
 
 fn default_record(scenario: &str) -> RecordMode {
     if scenario == "voucher" {

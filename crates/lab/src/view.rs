@@ -36,14 +36,27 @@ pub struct Props {
     pub picker: bool,
 }
 
+/// The reducer's state: the lab behind its own `Rc`, so every render of a host hands its
+/// panels the same pointer until an action makes a new lab (and comparing props stays a
+/// pointer comparison).
+struct Current(Rc<Lab>);
+
+impl Reducible for Current {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        Rc::new(Current(Rc::new(Lab::clone(&self.0).apply(action))))
+    }
+}
+
 /// The lab's state for a host: the reducer, and a `send` that stays the same callback across
 /// renders (so panels whose data did not change are not rendered again).
 #[hook]
 pub fn use_lab<F: FnOnce() -> Lab>(init: F) -> (Rc<Lab>, Callback<Action>) {
-    let lab = use_reducer(init);
+    let lab = use_reducer(move || Current(Rc::new(init())));
     let dispatcher = lab.dispatcher();
     let send = use_memo((), move |_| Callback::from(move |action| dispatcher.dispatch(action)));
-    (Rc::new((*lab).clone()), (*send).clone())
+    (lab.0.clone(), (*send).clone())
 }
 
 /// The state every panel but the verdict and the checks shows: the lab as it was one task
