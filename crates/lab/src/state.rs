@@ -219,7 +219,6 @@ impl Lab {
     }
 }
 
-
 fn default_record(scenario: &str) -> RecordMode {
     if scenario == "voucher" {
         RecordMode::Shared

@@ -4,7 +4,7 @@
 use crate::jsonrpc;
 use crate::ledger::Ledger;
 use crate::rng::SimRng;
-use crate::server::{AnswerCheck, Ctx, Server, ServerConfig, StateStore};
+use crate::server::{AnswerCheck, Ctx, Incoming, Server, ServerConfig, StateStore};
 use crate::trace::{Actor, Kind, Trace};
 use mrtr_ticket::{Key, ReplayRecord, Report, UsedNonces};
 use serde::{Deserialize, Serialize};
@@ -275,7 +275,7 @@ impl Cluster {
 
     /// Delivers one client line with its bearer token through the balancer, and records
     /// everything in the trace.
-    pub fn deliver(&mut self, line: &str, bearer: &str, trace: &mut Trace) -> Delivery {
+    pub fn deliver(&mut self, incoming: &Incoming<'_>, bearer: &str, trace: &mut Trace) -> Delivery {
         let now = self.now_ms;
         let replica = self.route();
         let lane = replica.actor();
@@ -316,7 +316,7 @@ impl Cluster {
             store,
         };
         let effects_before = ctx.ledger.len();
-        let handled = self.server.handle_line(line, &mut ctx);
+        let handled = self.server.handle_incoming(incoming, &mut ctx);
         if let Some(report) = &handled.checks {
             let verdict = match report.failed_check {
                 None => "ticket checks: all passed".to_owned(),

@@ -6,6 +6,7 @@ use crate::cluster::{describe_response, Cluster, ClusterConfig, Delivery};
 use crate::jsonrpc;
 use crate::person::Person;
 use crate::protocol::Capabilities;
+use crate::server::Incoming;
 use crate::trace::{Actor, Kind, Trace};
 use serde_json::{Map, Value};
 
@@ -109,9 +110,10 @@ impl World {
     /// Sends one raw line as `bearer`: what a malicious client does with bytes of its choice.
     pub fn send_line(&mut self, line: &str, bearer: Option<&str>) -> Delivery {
         let bearer = bearer.unwrap_or(&self.client.bearer).to_owned();
-        let summary = describe_request(line, &bearer);
+        let incoming = Incoming::read(line);
+        let summary = describe_request(&incoming, &bearer);
         self.trace.wire(self.now(), Actor::Client, Actor::Balancer, Kind::Request, summary, line.to_owned());
-        self.cluster.deliver(line, &bearer, &mut self.trace)
+        self.cluster.deliver(&incoming, &bearer, &mut self.trace)
     }
 
     /// The person answers every embedded request, taking their time; `None` when the host
@@ -181,9 +183,11 @@ impl World {
 }
 
 /// A few words about a request line, for the diagrams.
-pub fn describe_request(line: &str, bearer: &str) -> String {
-    let Ok(message) = serde_json::from_str::<Value>(line) else {
-        return format!("{bearer} · not JSON ({} bytes)", line.len());
+pub fn describe_request(incoming: &Incoming<'_>, bearer: &str) -> String {
+    let message = match &incoming.message {
+        Some(Ok(message)) => message,
+        Some(Err(_)) => return format!("{bearer} · not JSON ({} bytes)", incoming.line.len()),
+        None => return format!("{bearer} · {} bytes, too long to read", incoming.line.len()),
     };
     let id = message.get("id").map(|id| id.to_string()).unwrap_or_else(|| "none".into());
     let method = message.get("method").and_then(Value::as_str).unwrap_or("?");
@@ -208,4 +212,32 @@ pub fn describe_request(line: &str, bearer: &str) -> String {
 /// A few words about a response (re-exported for the front end).
 pub fn describe(response: &Value) -> String {
     describe_response(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::MAX_LINE;
+
+    #[test]
+    fn a_line_too_long_to_read_is_refused_unread_and_described_by_its_size() {
+        let mut world = World::new(ClusterConfig::default());
+        let line =
+            format!("{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"pad\":\"{}\"}}", "A".repeat(MAX_LINE));
+        let delivery = world.send_line(&line, None);
+        let response = delivery.response.expect("an error response");
+        assert_eq!(response["error"]["code"], -32600);
+        assert_eq!(response["id"], Value::Null);
+        let sent = &world.trace.events.iter().find(|e| e.kind == Kind::Request).expect("the request").summary;
+        assert_eq!(sent, &format!("bob-token · {} bytes, too long to read", line.len()));
+    }
+
+    #[test]
+    fn the_summary_and_the_server_read_the_same_line() {
+        let mut world = World::new(ClusterConfig::default());
+        let delivery = world.send_line("{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": ", None);
+        assert_eq!(delivery.response.expect("an error response")["error"]["code"], -32700);
+        let sent = &world.trace.events.iter().find(|e| e.kind == Kind::Request).expect("the request").summary;
+        assert!(sent.ends_with("not JSON (38 bytes)"), "{sent}");
+    }
 }

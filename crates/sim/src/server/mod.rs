@@ -37,6 +37,23 @@ pub enum StateMode {
     Store,
 }
 
+/// A request line as it arrived, read once: the server answers it and the trace describes it
+/// from the same reading.
+#[derive(Debug)]
+pub struct Incoming<'a> {
+    /// The bytes as sent.
+    pub line: &'a str,
+    /// What they parse to; `None` for a line over [`MAX_LINE`], which is not read at all.
+    pub message: Option<Result<Value, serde_json::Error>>,
+}
+
+impl<'a> Incoming<'a> {
+    /// Reads one line (unless it is too long to read).
+    pub fn read(line: &'a str) -> Incoming<'a> {
+        Incoming { line, message: (line.len() <= MAX_LINE).then(|| serde_json::from_str(line)) }
+    }
+}
+
 /// How a server is set up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -132,13 +149,20 @@ impl Server {
 
     /// Handles one line of JSON-RPC text. Never panics: anything wrong gets a JSON-RPC error.
     pub fn handle_line(&self, line: &str, ctx: &mut Ctx<'_>) -> Handled {
-        if line.len() > MAX_LINE {
-            let message = format!("Request too large: {} bytes, at most {MAX_LINE}", line.len());
-            return Handled::reply(jsonrpc::error(Value::Null, INVALID_REQUEST, &message, None));
-        }
-        match serde_json::from_str::<Value>(line) {
-            Ok(message) => self.handle(&message, ctx),
-            Err(e) => Handled::reply(jsonrpc::error(Value::Null, PARSE_ERROR, &format!("Parse error: {e}"), None)),
+        self.handle_incoming(&Incoming::read(line), ctx)
+    }
+
+    /// Handles one request line that was read already (see [`Incoming`]).
+    pub fn handle_incoming(&self, incoming: &Incoming<'_>, ctx: &mut Ctx<'_>) -> Handled {
+        match &incoming.message {
+            None => {
+                let message = format!("Request too large: {} bytes, at most {MAX_LINE}", incoming.line.len());
+                Handled::reply(jsonrpc::error(Value::Null, INVALID_REQUEST, &message, None))
+            }
+            Some(Ok(message)) => self.handle(message, ctx),
+            Some(Err(e)) => {
+                Handled::reply(jsonrpc::error(Value::Null, PARSE_ERROR, &format!("Parse error: {e}"), None))
+            }
         }
     }
 
