@@ -9,7 +9,7 @@
 //! - numbers as IEEE 754 doubles written the way ECMAScript's `Number.prototype.toString`
 //!   writes them (`2`, `190`, `0.5`, `1e+21`, `1e-7`).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::fmt::Write;
 
 /// Writes `value` as canonical JSON.
@@ -40,21 +40,25 @@ pub(crate) fn write_value(out: &mut String, value: &Value) {
             }
             out.push(']');
         }
-        Value::Object(map) => {
-            let mut members: Vec<(&String, &Value)> = map.iter().collect();
-            members.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
-            out.push('{');
-            for (i, (name, item)) in members.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_string(out, name);
-                out.push(':');
-                write_value(out, item);
-            }
-            out.push('}');
-        }
+        Value::Object(map) => write_object_without(out, map, &[]),
     }
+}
+
+/// Writes an object as if the members named in `left_out` were not in it.
+pub(crate) fn write_object_without(out: &mut String, map: &Map<String, Value>, left_out: &[&str]) {
+    let mut members: Vec<(&String, &Value)> =
+        map.iter().filter(|(name, _)| !left_out.contains(&name.as_str())).collect();
+    members.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+    out.push('{');
+    for (i, (name, item)) in members.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_string(out, name);
+        out.push(':');
+        write_value(out, item);
+    }
+    out.push('}');
 }
 
 pub(crate) fn write_string(out: &mut String, s: &str) {

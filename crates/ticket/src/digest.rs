@@ -35,13 +35,7 @@ impl RequestDigest {
         canonical::write_string(&mut out, method);
         out.push_str(",\"params\":");
         match params {
-            Value::Object(map) if ROUND_ONLY_PARAMS.iter().any(|k| map.contains_key(*k)) => {
-                let mut kept = map.clone();
-                for k in ROUND_ONLY_PARAMS {
-                    kept.remove(k);
-                }
-                canonical::write_value(&mut out, &Value::Object(kept));
-            }
+            Value::Object(map) => canonical::write_object_without(&mut out, map, &ROUND_ONLY_PARAMS),
             other => canonical::write_value(&mut out, other),
         }
         out.push('}');
