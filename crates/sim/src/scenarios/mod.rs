@@ -126,7 +126,8 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "deploy",
         title: "Misuse the ticket",
         teaches: "bob called deploy to staging; replica A asked for a confirmation and handed back a signed ticket. \
-                  You play the client, or someone who stole the ticket: each move is checked by replica B, which never saw the first call.",
+                  You play the client, or someone who stole the ticket. The balancer takes turns, so your first move lands on replica B, \
+                  which never saw the first call: the ticket carries the work, and either replica checks it.",
         rule: "Servers MUST treat requestState as attacker-controlled: verify its integrity, and bind it to the principal, a short expiry and the request.",
         plays: Plays::Moves(misuse::prepare_deploy),
     },
