@@ -125,7 +125,7 @@ impl Opened {
                 Mode::Sealed => "v1e prefix, nonce and sealed box".to_owned(),
                 _ => "v1 prefix, payload and tag".to_owned(),
             },
-            Check::Base64url => format!("strict base64url: {}-byte payload", self.payload_len),
+            Check::Base64url => format!("every part decodes; the payload is {} bytes", self.payload_len),
             Check::Signature => match self.mode {
                 Mode::Sealed => "XChaCha20-Poly1305 authenticated and decrypted the payload".to_owned(),
                 _ => "HMAC-SHA256 of prefix and payload equals the tag (constant-time compare)".to_owned(),
@@ -141,7 +141,7 @@ impl Opened {
                     secs(exp.saturating_sub(self.now_ms))
                 )
             }
-            Check::Request => format!("same method and arguments (digest {}…)", self.request.short()),
+            Check::Request => format!("the digest {}… matches this call's method and arguments", self.request.short()),
             Check::SingleUse => match claims {
                 Some(c) if self.record_kept => {
                     format!("first use; remembered until {}", secs(c.exp))
