@@ -32,7 +32,11 @@ async function lessonPage(ctx, name, body) {
   const context = await ctx.browser.newContext({ viewport: { width: 1100, height: 900 } });
   const page = await context.newPage();
   page.problems = [];
-  page.on("console", (m) => { if (m.type() === "error") page.problems.push(`console: ${m.text()}`); });
+  page.warnings = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") page.problems.push(`console: ${m.text()}`);
+    if (m.type() === "warning") page.warnings.push(m.text());
+  });
   page.on("pageerror", (e) => page.problems.push(e.message));
   await page.goto(`${url}${name}.html`);
   page.done = async () => { await context.close(); server.close(); };
@@ -109,10 +113,12 @@ export const tests = {
     ok((await page.locator("#lab .step-count").textContent()).startsWith("step 2 of"));
     const background = await page.evaluate(() => getComputedStyle(document.getElementById("lab")).backgroundColor);
     equal(background, "rgb(21, 23, 27)", "the dark palette");
-    // Nonsense attributes open the default lab, without an error.
+    // Nonsense attributes open the default lab, without an error; the console tells the author.
+    equal(page.warnings, [], "nothing ignored so far");
     await page.evaluate(() => { document.getElementById("lab").situation = "%%%"; document.getElementById("lab").scenario = "nope"; });
     await page.waitForFunction(() => window.events.filter((e) => e.type === "mrtr-lab:ready").length === 4);
     ok((await page.locator("#lab h2").first().textContent()).includes("Misuse the ticket"));
+    ok(page.warnings.some((w) => w.startsWith('mrtr-lab ignored: scenario "nope" is unknown (known: deploy,')), page.warnings.join("\n"));
     noProblems(page);
     await page.done();
   },

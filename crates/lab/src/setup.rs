@@ -5,7 +5,8 @@
 //! ```
 //! use mrtr_lab::setup::Setup;
 //! let setup = Setup { scenario: Some("misuse-ticket".into()), moves: Some("tamper, alice".into()), ..Setup::default() };
-//! let lab = setup.open();
+//! let (lab, ignored) = setup.open();
+//! assert!(ignored.is_empty());
 //! assert_eq!(lab.scenario, "deploy");
 //! assert_eq!(lab.run.verdicts.len(), 2);
 //! assert_eq!(lab.latest().expect("a verdict").answered.word(), "principal");
@@ -105,16 +106,25 @@ impl Setup {
         pairs.join("&")
     }
 
-    /// The lab in this situation, its diagrams at `step` when one is given.
-    pub fn open(&self) -> Lab {
-        let lab = share::from_fragment(&self.fragment());
-        match given(&self.step).and_then(|s| s.parse::<usize>().ok()) {
-            Some(step) => {
+    /// The lab in this situation, its diagrams at `step` when one is given, and a sentence
+    /// for each thing it ignored (see [`share::read_fragment`]).
+    pub fn open(&self) -> (Lab, Vec<String>) {
+        let (lab, mut ignored) = share::read_fragment(&self.fragment());
+        if let Some(clock) = given(&self.clock).filter(|c| seconds_as_ms(c).is_none()) {
+            ignored.push(format!("clock \"{clock}\" is not a number of seconds (like 20 or 2.5)"));
+        }
+        let lab = match given(&self.step).map(|s| (s, s.parse::<usize>())) {
+            Some((_, Ok(step))) => {
                 let total = lab.run.trace.events.len() as isize;
                 lab.apply(Action::Step(step as isize - total))
             }
+            Some((step, Err(_))) => {
+                ignored.push(format!("step \"{step}\" is not a whole number"));
+                lab
+            }
             None => lab,
-        }
+        };
+        (lab, ignored)
     }
 }
 
@@ -128,18 +138,18 @@ mod tests {
 
     #[test]
     fn the_clock_sends_your_attempt_at_that_second() {
-        let lab = setup(&[("scenario", "deploy"), ("clock", "121")]).open();
+        let (lab, _) = setup(&[("scenario", "deploy"), ("clock", "121")]).open();
         let own = lab.latest().expect("a verdict");
         assert_eq!(own.by, "your-attempt");
         assert_eq!(own.at_ms, 121_000);
         assert_eq!(own.answered.word(), "expiry");
-        let on_time = setup(&[("scenario", "deploy"), ("clock", "20")]).open();
+        let (on_time, _) = setup(&[("scenario", "deploy"), ("clock", "20")]).open();
         assert_eq!(on_time.latest().expect("a verdict").answered.word(), "accepted");
     }
 
     #[test]
     fn attributes_override_a_pasted_situation() {
-        let lab = setup(&[("situation", "#s=voucher&m=honest,send-twice&r=shared"), ("record", "off")]).open();
+        let (lab, _) = setup(&[("situation", "#s=voucher&m=honest,send-twice&r=shared"), ("record", "off")]).open();
         assert_eq!(lab.scenario, "voucher");
         assert_eq!(lab.played.len(), 2);
         assert_eq!(
@@ -147,20 +157,27 @@ mod tests {
             "accepted",
             "without the record the second use goes through"
         );
-        let with_record = setup(&[("situation", "s=voucher&m=honest,send-twice&r=shared")]).open();
+        let (with_record, _) = setup(&[("situation", "s=voucher&m=honest,send-twice&r=shared")]).open();
         assert_eq!(with_record.latest().expect("a verdict").answered.word(), "single-use");
     }
 
     #[test]
-    fn nonsense_opens_the_default_lab() {
-        let lab =
+    fn nonsense_opens_the_default_lab_and_says_what_it_ignored() {
+        let (lab, ignored) =
             setup(&[("scenario", "nope"), ("moves", "fly,,"), ("clock", "-3"), ("step", "x"), ("signing", "rot13")])
                 .open();
         assert_eq!(lab.scenario, "deploy");
         assert!(lab.played.is_empty());
         assert!(lab.own.is_none());
         assert_eq!(lab.cursor, None);
+        assert_eq!(ignored.len(), 5, "{ignored:#?}");
+        assert!(ignored[0].starts_with("scenario \"nope\" is unknown (known: deploy, expense"), "{}", ignored[0]);
+        assert!(ignored[1].starts_with("move \"fly\" is unknown (known: honest, "), "{}", ignored[1]);
+        assert_eq!(ignored[2], "ticket protection \"rot13\" is not signed, sealed or unsigned");
+        assert_eq!(ignored[3], "clock \"-3\" is not a number of seconds (like 20 or 2.5)");
+        assert_eq!(ignored[4], "step \"x\" is not a whole number");
         assert_eq!(Setup::default().fragment(), "s=deploy");
+        assert!(Setup::default().open().1.is_empty());
     }
 
     #[test]
@@ -177,7 +194,7 @@ mod tests {
 
     #[test]
     fn step_sets_the_diagrams_cursor() {
-        let lab = setup(&[("moves", "honest"), ("step", "2")]).open();
+        let (lab, _) = setup(&[("moves", "honest"), ("step", "2")]).open();
         assert_eq!(lab.cursor, Some(2));
     }
 }

@@ -107,53 +107,113 @@ pub fn is_situation(fragment: &str) -> bool {
 /// The situation a fragment describes; anything it does not say keeps its default, and
 /// anything it says wrong is ignored. A bare `#voucher` opens that scenario.
 pub fn from_fragment(fragment: &str) -> Lab {
+    read_fragment(fragment).0
+}
+
+/// [`from_fragment`], plus a sentence for each part it ignored (an unknown scenario, move,
+/// key or value), for the lesson author whose link or attribute has a typo.
+pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
     let fragment = fragment.trim_start_matches('#');
     if !fragment.contains('=') {
-        return Lab::open(fragment);
+        return (Lab::open(fragment), Vec::new());
     }
-    let pairs: Vec<(&str, String)> =
-        fragment.split('&').filter_map(|kv| kv.split_once('=')).map(|(k, v)| (k, decode(v))).collect();
+    let mut ignored = Vec::new();
+    let pairs: Vec<(&str, String)> = fragment
+        .split('&')
+        .filter(|kv| !kv.is_empty())
+        .map(|kv| kv.split_once('=').unwrap_or((kv, "")))
+        .map(|(k, v)| (k, decode(v)))
+        .collect();
     let get = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
-    let mut lab = Lab::open(get("s").unwrap_or("deploy"));
-    for by in get("m").unwrap_or("").split(',').filter_map(Move::from_id) {
-        lab = lab.apply(Action::Play(by));
+    for (key, _) in pairs.iter().filter(|(k, _)| !KEYS.contains(k)) {
+        ignored.push(format!("\"{key}\" is not part of a situation (known: {})", KEYS.join(", ")));
     }
+    let scenario = get("s").unwrap_or("deploy");
+    if mrtr_sim::scenarios::find(scenario).is_none() {
+        let known: Vec<&str> = mrtr_sim::scenarios::SCENARIOS.iter().map(|s| s.id).collect();
+        ignored.push(format!("scenario \"{scenario}\" is unknown (known: {}); opened deploy", known.join(", ")));
+    }
+    let mut lab = Lab::open(scenario);
+    for id in get("m").unwrap_or("").split(',').map(str::trim).filter(|id| !id.is_empty()) {
+        match Move::from_id(id) {
+            Some(_) if !lab.takes_moves() => {
+                ignored.push(format!("move \"{id}\": the {} scenario plays no moves", lab.scenario));
+            }
+            Some(by) => lab = lab.apply(Action::Play(by)),
+            None => {
+                let known: Vec<&str> = Move::ALL.iter().map(|m| m.id()).collect();
+                ignored.push(format!("move \"{id}\" is unknown (known: {})", known.join(", ")));
+            }
+        }
+    }
+    // An action from a value, or a sentence about the value that made none.
+    let mut read = |key: &str, action: Option<Action>, what: &str, expected: &str| match (get(key), action) {
+        (Some(value), None) => {
+            ignored.push(format!("{what} \"{value}\" is not {expected}"));
+            None
+        }
+        (_, action) => action,
+    };
     let actions = [
-        get("r").and_then(|r| match r {
-            "off" => Some(Action::Record(RecordMode::Off)),
-            "shared" => Some(Action::Record(RecordMode::Shared)),
-            "per-replica" => Some(Action::Record(RecordMode::PerReplica)),
-            _ => None,
-        }),
-        get("p").and_then(|p| match p {
-            "signed" => Some(Action::Protect(Mode::Signed)),
-            "sealed" => Some(Action::Protect(Mode::Sealed)),
-            "unsigned" => Some(Action::Protect(Mode::Unsigned)),
-            _ => None,
-        }),
-        get("a").and_then(|a| match a {
-            "accept" => Some(Action::Reply(Reply::Accept)),
-            "accept-no" => Some(Action::Reply(Reply::AcceptNo)),
-            "decline" => Some(Action::Reply(Reply::Decline)),
-            "cancel" => Some(Action::Reply(Reply::Cancel)),
-            _ => None,
-        }),
+        read(
+            "r",
+            get("r").and_then(|r| match r {
+                "off" => Some(Action::Record(RecordMode::Off)),
+                "shared" => Some(Action::Record(RecordMode::Shared)),
+                "per-replica" => Some(Action::Record(RecordMode::PerReplica)),
+                _ => None,
+            }),
+            "replay record",
+            "off, shared or per-replica",
+        ),
+        read(
+            "p",
+            get("p").and_then(|p| match p {
+                "signed" => Some(Action::Protect(Mode::Signed)),
+                "sealed" => Some(Action::Protect(Mode::Sealed)),
+                "unsigned" => Some(Action::Protect(Mode::Unsigned)),
+                _ => None,
+            }),
+            "ticket protection",
+            "signed, sealed or unsigned",
+        ),
+        read(
+            "a",
+            get("a").and_then(|a| match a {
+                "accept" => Some(Action::Reply(Reply::Accept)),
+                "accept-no" => Some(Action::Reply(Reply::AcceptNo)),
+                "decline" => Some(Action::Reply(Reply::Decline)),
+                "cancel" => Some(Action::Reply(Reply::Cancel)),
+                _ => None,
+            }),
+            "reply",
+            "accept, accept-no, decline or cancel",
+        ),
         get("o").map(|_| Action::ResetAttempt),
         get("t").map(|t| Action::EditTicket(t.to_owned())),
-        get("c").and_then(|c| c.parse().ok()).map(Action::Clock),
+        read("c", get("c").and_then(|c| c.parse().ok()).map(Action::Clock), "clock", "whole milliseconds"),
         get("b").map(|b| Action::Bearer(b.to_owned())),
-        get("x").and_then(|x| match x {
-            "A" => Some(Action::Replica(Some(Replica::A))),
-            "B" => Some(Action::Replica(Some(Replica::B))),
-            _ => None,
-        }),
+        read(
+            "x",
+            get("x").and_then(|x| match x {
+                "A" => Some(Action::Replica(Some(Replica::A))),
+                "B" => Some(Action::Replica(Some(Replica::B))),
+                _ => None,
+            }),
+            "replica",
+            "A or B",
+        ),
         get("e").map(|e| Action::Arguments(json!({"env": e}))),
     ];
     for action in actions.into_iter().flatten() {
         lab = lab.apply(action);
     }
-    lab
+    (lab, ignored)
 }
+
+/// The keys a situation has: scenario, moves, record, protection, reply; your attempt (its
+/// presence, ticket, clock, bearer, replica, env).
+const KEYS: [&str; 11] = ["s", "m", "r", "p", "a", "o", "t", "c", "b", "x", "e"];
 
 #[cfg(test)]
 mod tests {
@@ -179,8 +239,29 @@ mod tests {
     #[test]
     fn a_bare_name_and_a_broken_fragment_still_open_a_lab() {
         assert_eq!(from_fragment("#voucher").scenario, "voucher");
-        let lab = from_fragment("s=nope&m=fly,honest&r=sideways&c=soon");
+        let (lab, ignored) = read_fragment("s=nope&m=fly,honest&r=sideways&c=soon&zz=1&x=C");
         assert_eq!(lab.scenario, "deploy");
         assert_eq!(lab.played, [Move::Honest]);
+        assert_eq!(
+            ignored.iter().map(|s| s.split(" (").next().unwrap_or_default()).collect::<Vec<_>>(),
+            [
+                "\"zz\" is not part of a situation",
+                "scenario \"nope\" is unknown",
+                "move \"fly\" is unknown",
+                "replay record \"sideways\" is not off, shared or per-replica",
+                "clock \"soon\" is not whole milliseconds",
+                "replica \"C\" is not A or B",
+            ]
+        );
+    }
+
+    #[test]
+    fn moves_for_a_scenario_without_moves_are_ignored_and_said_so() {
+        let (lab, ignored) = read_fragment("s=expense&m=honest");
+        assert!(lab.played.is_empty());
+        assert!(!lab.run.trace.events.is_empty(), "the scenario still plays");
+        assert_eq!(ignored, ["move \"honest\": the expense scenario plays no moves"]);
+        assert!(read_fragment("lab-main").1.is_empty(), "an anchor is not a situation");
+        assert!(read_fragment(&to_fragment(&Lab::open("voucher"))).1.is_empty());
     }
 }
