@@ -1,6 +1,6 @@
 //! What the client sent last and what the server answered, as exact JSON.
 
-use super::{copy, Panel};
+use super::{copy, region::Region, Panel};
 use mrtr_sim::trace::Kind;
 use serde_json::Value;
 use yew::prelude::*;
@@ -40,10 +40,10 @@ pub fn answer(props: &Panel) -> Html {
         }
     };
     html! {
-        <super::region::Region class="answer" heading="answer-title">
+        <Region class="answer" heading="answer-title">
             <h2 id="answer-title">{ "On the wire" }</h2>
             { block("Client sends", Kind::Request) }
             { block("Server answers", Kind::Response) }
-        </super::region::Region>
+        </Region>
     }
 }

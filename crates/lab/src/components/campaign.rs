@@ -1,6 +1,7 @@
 //! Attack at scale: thousands of random malicious moves against the current server set-up,
 //! run in chunks so the page never freezes, with a histogram of the check that stopped each.
 
+use super::region::Region;
 use crate::state::Lab;
 use mrtr_sim::campaign::{Campaign, Histogram};
 use std::cell::RefCell;
@@ -86,7 +87,7 @@ pub fn campaign_panel(props: &Props) -> Html {
         format!("{}.{}", tenths / 10, tenths % 10)
     };
     html! {
-        <super::region::Region class="campaign" heading="campaign-title">
+        <Region class="campaign" heading="campaign-title">
             <h2 id="campaign-title">{ "Attack at scale" }</h2>
             <p class="hint">{ format!(
                 "Random malicious moves against this server set-up ({}, replay record {}): which check stops each, and what gets through.",
@@ -120,6 +121,6 @@ pub fn campaign_panel(props: &Props) -> Html {
                     <p class="found warn">{ format!("Got through: {}.", h.slipped_through.iter().map(|(m, n)| format!("{m} × {n}")).collect::<Vec<_>>().join(", ")) }</p>
                 }
             }
-        </super::region::Region>
+        </Region>
     }
 }

@@ -1,6 +1,6 @@
 //! Challenges with an automatic success check, hints, and progress kept in the browser.
 
-use super::situation_link;
+use super::{region::Region, situation_link};
 use crate::host::{Host, LabEvent};
 use crate::state::{Action, Lab};
 use mrtr_sim::challenges::CHALLENGES;
@@ -67,7 +67,7 @@ pub fn challenges(props: &Props) -> Html {
         })
     };
     html! {
-        <super::region::Region class="challenges" heading="challenges-title">
+        <Region class="challenges" heading="challenges-title">
             <div class="panel-head">
                 <h2 id="challenges-title">{ format!("Challenges: {} of {} done", done.len().min(CHALLENGES.len()), CHALLENGES.len()) }</h2>
                 <button type="button" class="secondary" onclick={reset}>{ "Reset progress" }</button>
@@ -117,6 +117,6 @@ pub fn challenges(props: &Props) -> Html {
                     }
                 }) }
             </ol>
-        </super::region::Region>
+        </Region>
     }
 }

@@ -1,6 +1,6 @@
 //! The server checks panel: each check ✓ / ✗ / – / ·, with the values it compared.
 
-use super::Panel;
+use super::{region::Region, Panel};
 use mrtr_ticket::Status;
 use yew::prelude::*;
 
@@ -54,9 +54,9 @@ pub fn checks(props: &Panel) -> Html {
         }
     };
     html! {
-        <super::region::Region class="checks" heading="checks-title">
+        <Region class="checks" heading="checks-title">
             <h2 id="checks-title">{ heading }</h2>
             { body }
-        </super::region::Region>
+        </Region>
     }
 }

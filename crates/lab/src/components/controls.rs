@@ -1,7 +1,7 @@
 //! The world's switches (record, protection, the person) and your attempt's own settings
 //! (bearer token, clock, replica, arguments).
 
-use super::Panel;
+use super::{region::Region, Panel};
 use crate::state::Action;
 use mrtr_sim::cluster::{RecordMode, Replica};
 use mrtr_sim::person::Reply;
@@ -96,10 +96,10 @@ pub fn controls(props: &Panel) -> Html {
         html! {}
     };
     html! {
-        <super::region::Region class="controls" heading="controls-title">
+        <Region class="controls" heading="controls-title">
             <h2 id="controls-title">{ "Control the world" }</h2>
             { world }
             { own }
-        </super::region::Region>
+        </Region>
     }
 }

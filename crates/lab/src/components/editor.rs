@@ -1,7 +1,7 @@
 //! The ticket editor: the three parts labelled and coloured, the decoded payload as fields,
 //! the raw text, and the classic forgeries one click away. Every edit re-runs the checks.
 
-use super::{copy, Panel};
+use super::{copy, region::Region, Panel};
 use crate::state::Action;
 use mrtr_ticket::{inspect, Role};
 use serde_json::Value;
@@ -74,7 +74,7 @@ pub fn editor(props: &Panel) -> Html {
         }
     });
     html! {
-        <super::region::Region class="editor" heading="editor-title">
+        <Region class="editor" heading="editor-title">
             <h2 id="editor-title">{ "Edit the ticket" }</h2>
             <p class="parts" aria-label="The ticket's parts">
                 { for seen.parts.iter().map(|part| html! {
@@ -109,6 +109,6 @@ pub fn editor(props: &Panel) -> Html {
                 <button type="button" class="secondary" onclick={act(Action::ResetAttempt)}>{ "Back to the server's ticket" }</button>
                 <button type="button" class="secondary" onclick={copy_ticket}>{ "Copy ticket" }</button>
             </div>
-        </super::region::Region>
+        </Region>
     }
 }

@@ -1,6 +1,6 @@
 //! The figures a scenario measured, and the two eras side by side.
 
-use super::Panel;
+use super::{region::Region, Panel};
 use serde_json::Value;
 use yew::prelude::*;
 
@@ -36,12 +36,12 @@ pub fn figures(props: &Panel) -> Html {
     let plain: Vec<(&String, &Value)> =
         figures.iter().filter(|(k, _)| !matches!(k.as_str(), "rows" | "ticket" | "verdicts")).collect();
     html! {
-        <super::region::Region class="figures" heading="figures-title">
+        <Region class="figures" heading="figures-title">
             <h2 id="figures-title">{ "Measured" }</h2>
             { era.unwrap_or_default() }
             <dl class="figure-list">
                 { for plain.into_iter().map(|(k, v)| html! { <><dt>{ k.clone() }</dt><dd>{ shown(v) }</dd></> }) }
             </dl>
-        </super::region::Region>
+        </Region>
     }
 }

@@ -1,6 +1,6 @@
 //! What the scenario teaches and the rule behind it.
 
-use super::copy;
+use super::{copy, region::Region};
 use crate::host::Host;
 use crate::state::{Action, Lab};
 use mrtr_sim::scenarios;
@@ -29,7 +29,7 @@ pub fn intro(props: &Props) -> Html {
     };
     let link = host.map(|host| host.link(&props.lab)).unwrap_or_default();
     html! {
-        <super::region::Region class="intro" heading="intro-title">
+        <Region class="intro" heading="intro-title">
             <h2 id="intro-title">{ scenario.title }</h2>
             <p>{ scenario.teaches }</p>
             <p class="rule"><strong>{ "The rule: " }</strong>{ scenario.rule }</p>
@@ -41,6 +41,6 @@ pub fn intro(props: &Props) -> Html {
             } else {
                 <a class="open-whole" href={link} target="_blank" rel="noopener">{ "Open this situation in the whole lab ↗" }</a>
             }
-        </super::region::Region>
+        </Region>
     }
 }

@@ -1,6 +1,6 @@
 //! The ledger of side effects.
 
-use super::Panel;
+use super::{region::Region, Panel};
 use mrtr_sim::ledger::money;
 use yew::prelude::*;
 
@@ -9,7 +9,7 @@ use yew::prelude::*;
 pub fn ledger_panel(props: &Panel) -> Html {
     let entries = props.lab.run.ledger.entries();
     html! {
-        <super::region::Region class="ledger" heading="ledger-title">
+        <Region class="ledger" heading="ledger-title">
             <h2 id="ledger-title">{ format!("Ledger: {} side effect{}", entries.len(), if entries.len() == 1 { "" } else { "s" }) }</h2>
             if entries.is_empty() {
                 <p class="hint">{ "Nothing happened yet." }</p>
@@ -29,6 +29,6 @@ pub fn ledger_panel(props: &Panel) -> Html {
                     </tbody>
                 </table>
             }
-        </super::region::Region>
+        </Region>
     }
 }

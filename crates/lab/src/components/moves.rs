@@ -1,6 +1,6 @@
 //! One-click moves against the ticket: the course's "misuse the ticket" exercise.
 
-use super::Panel;
+use super::{region::Region, Panel};
 use crate::state::Action;
 use mrtr_sim::cluster::RecordMode;
 use mrtr_sim::moves::Move;
@@ -44,7 +44,7 @@ pub fn moves(props: &Panel) -> Html {
     let replayed =
         props.lab.run.verdicts.iter().filter(|v| v.by == Move::SendTwice.id()).any(|v| v.answered.word() == "accepted");
     html! {
-        <super::region::Region class="moves" heading="moves-title">
+        <Region class="moves" heading="moves-title">
             <h2 id="moves-title">{ "Play a move" }</h2>
             <p class="hint">{ "bob holds the ticket. Each move is a separate attempt on it, at its own time; only one gets through cleanly." }</p>
             <ul class="move-list">{ for LESSON.into_iter().map(|m| button(m, &props.send)) }</ul>
@@ -59,6 +59,6 @@ pub fn moves(props: &Panel) -> Html {
             if replayed && props.lab.record == RecordMode::Off {
                 <p class="found warn">{ "Notice: sending the honest retry twice also passed. Signing does not make a ticket single-use; turn the replay record on and try again." }</p>
             }
-        </super::region::Region>
+        </Region>
     }
 }

@@ -1,7 +1,7 @@
 //! The lesson's quick check: five questions, an explanation after each answer, and a link
 //! into the scenario that shows it.
 
-use super::situation_link;
+use super::{region::Region, situation_link};
 use crate::host::{Host, LabEvent};
 use crate::state::Action;
 use yew::prelude::*;
@@ -89,7 +89,7 @@ pub fn quiz(props: &Props) -> Html {
         }
     });
     html! {
-        <super::region::Region class="quiz" heading="quiz-title">
+        <Region class="quiz" heading="quiz-title">
             <h2 id="quiz-title">{ "Quick check" }</h2>
             <ol class="questions">
                 { for QUESTIONS.iter().enumerate().map(|(q, question)| {
@@ -126,6 +126,6 @@ pub fn quiz(props: &Props) -> Html {
                 }) }
             </ol>
             <p class="score" aria-live="polite">{ format!("Score: {score} of {} ({answered} answered)", QUESTIONS.len()) }</p>
-        </super::region::Region>
+        </Region>
     }
 }

@@ -1,6 +1,6 @@
 //! The sequence diagram with back and forward, and its text twin.
 
-use super::Panel;
+use super::{region::Region, Panel};
 use crate::diagrams::sequence;
 use crate::state::Action;
 use yew::prelude::*;
@@ -15,7 +15,7 @@ pub fn sequence_panel(props: &Panel) -> Html {
         Callback::from(move |_: MouseEvent| send.emit(action.clone()))
     };
     html! {
-        <super::region::Region class="sequence-panel" heading="sequence-title">
+        <Region class="sequence-panel" heading="sequence-title">
             <div class="panel-head">
                 <h2 id="sequence-title">{ "Sequence" }</h2>
                 <div class="stepper" role="group" aria-label="Step through the diagram">
@@ -30,6 +30,6 @@ pub fn sequence_panel(props: &Panel) -> Html {
                 <summary>{ "The diagram as text" }</summary>
                 { sequence::text_twin(&events[..shown]) }
             </details>
-        </super::region::Region>
+        </Region>
     }
 }

@@ -1,6 +1,6 @@
 //! The clock timeline and the table of attempts.
 
-use super::Panel;
+use super::{region::Region, Panel};
 use crate::diagrams::timeline;
 use mrtr_sim::scenarios::Answered;
 use yew::prelude::*;
@@ -13,7 +13,7 @@ pub fn timeline_panel(props: &Panel) -> Html {
         return html! {};
     }
     html! {
-        <super::region::Region class="timeline-panel" heading="timeline-title">
+        <Region class="timeline-panel" heading="timeline-title">
             <h2 id="timeline-title">{ "Against the clock" }</h2>
             <div class="diagram-scroll">{ timeline::diagram(verdicts, 120_000) }</div>
             <table class="attempts">
@@ -36,6 +36,6 @@ pub fn timeline_panel(props: &Panel) -> Html {
                     }) }
                 </tbody>
             </table>
-        </super::region::Region>
+        </Region>
     }
 }

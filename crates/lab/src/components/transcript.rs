@@ -1,6 +1,6 @@
 //! The raw JSON-RPC transcript: the exact bytes, one message per line.
 
-use super::{copy, Panel};
+use super::{copy, region::Region, Panel};
 use mrtr_sim::trace::Actor;
 use yew::prelude::*;
 
@@ -22,12 +22,12 @@ pub fn transcript(props: &Panel) -> Html {
     let lines: Vec<String> = wire.iter().map(|(head, line)| format!("{head}{}", super::shown_line(line))).collect();
     let on_copy = Callback::from(move |_: MouseEvent| copy(&all));
     html! {
-        <super::region::Region class="transcript" heading="transcript-title">
+        <Region class="transcript" heading="transcript-title">
             <div class="panel-head">
                 <h2 id="transcript-title">{ "Raw JSON-RPC" }</h2>
                 <button type="button" class="secondary" onclick={on_copy}>{ "Copy transcript" }</button>
             </div>
             <pre class="raw-lines" tabindex="0" aria-label="Raw JSON-RPC lines">{ for lines.iter().map(|l| html! { <>{ l.clone() }{ "\n" }</> }) }</pre>
-        </super::region::Region>
+        </Region>
     }
 }
