@@ -147,15 +147,17 @@ impl Lab {
     }
 
     fn recompute(&mut self) {
-        let options = self.options();
-        let shared = Options { attempt: None, ..options.clone() };
+        // Everything but your own attempt decides the prefix (a scenario without moves has
+        // no attempt, and plays whole).
+        let mut shared = self.options();
+        let attempt = shared.attempt.take();
         let prepared = match &self.prefix.0 {
             Some((played, prepared)) if *played == shared => Some(prepared.clone()),
             _ => scenarios::find(self.scenario).and_then(|s| s.prepare(&shared)).map(Rc::new),
         };
         let run = match &prepared {
-            Some(prepared) => Ok(prepared.finish(options.attempt.as_ref())),
-            None => scenarios::run(self.scenario, &options),
+            Some(prepared) => Ok(prepared.finish(attempt.as_ref())),
+            None => scenarios::run(self.scenario, &shared),
         };
         self.prefix = Prefix(prepared.map(|p| (shared, p)));
         self.run = Rc::new(run.unwrap_or_else(|_| empty_run()));
