@@ -173,7 +173,7 @@ mod tests {
         assert_eq!(ignored.len(), 5, "{ignored:#?}");
         assert!(ignored[0].starts_with("scenario \"nope\" is unknown (known: deploy, expense"), "{}", ignored[0]);
         assert!(ignored[1].starts_with("move \"fly\" is unknown (known: honest, "), "{}", ignored[1]);
-        assert_eq!(ignored[2], "ticket protection \"rot13\" is not signed, sealed or unsigned");
+        assert_eq!(ignored[2], "ticket protection \"rot13\" is unknown (known: signed, sealed, unsigned)");
         assert_eq!(ignored[3], "clock \"-3\" is not a number of seconds (like 20 or 2.5)");
         assert_eq!(ignored[4], "step \"x\" is not a whole number");
         assert_eq!(Setup::default().fragment(), "s=deploy");

@@ -37,6 +37,38 @@ fn reply_id(r: Reply) -> &'static str {
     }
 }
 
+fn replica_id(r: Replica) -> &'static str {
+    match r {
+        Replica::A => "A",
+        Replica::B => "B",
+    }
+}
+
+const RECORDS: [RecordMode; 3] = [RecordMode::Off, RecordMode::Shared, RecordMode::PerReplica];
+const MODES: [Mode; 3] = [Mode::Signed, Mode::Sealed, Mode::Unsigned];
+const REPLIES: [Reply; 4] = [Reply::Accept, Reply::AcceptNo, Reply::Decline, Reply::Cancel];
+
+/// The sentence for a name the lab does not know.
+fn unknown<'a>(what: &str, name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    format!("{what} \"{name}\" is unknown (known: {})", known.into_iter().collect::<Vec<_>>().join(", "))
+}
+
+/// The choice `value` names (by its id), if any; an unknown one is noted in `ignored`.
+fn pick<T: Copy>(
+    value: Option<&str>,
+    choices: &[T],
+    id: fn(T) -> &'static str,
+    what: &str,
+    ignored: &mut Vec<String>,
+) -> Option<T> {
+    let value = value?;
+    let found = choices.iter().copied().find(|c| id(*c) == value);
+    if found.is_none() {
+        ignored.push(unknown(what, value, choices.iter().map(|c| id(*c))));
+    }
+    found
+}
+
 fn encode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
@@ -90,7 +122,7 @@ pub fn to_fragment(lab: &Lab) -> String {
             parts.push(format!("b={}", encode(bearer)));
         }
         if let Some(replica) = own.replica {
-            parts.push(format!("x={}", if replica == Replica::A { "A" } else { "B" }));
+            parts.push(format!("x={}", replica_id(replica)));
         }
         if let Some(env) = own.arguments.as_ref().and_then(|a| a.get("env")).and_then(|e| e.as_str()) {
             parts.push(format!("e={}", encode(env)));
@@ -126,12 +158,11 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
         .collect();
     let get = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
     for (key, _) in pairs.iter().filter(|(k, _)| !KEYS.contains(k)) {
-        ignored.push(format!("\"{key}\" is not part of a situation (known: {})", KEYS.join(", ")));
+        ignored.push(unknown("key", key, KEYS));
     }
     let scenario = get("s").unwrap_or("deploy");
     if mrtr_sim::scenarios::find(scenario).is_none() {
-        let known: Vec<&str> = mrtr_sim::scenarios::SCENARIOS.iter().map(|s| s.id).collect();
-        ignored.push(format!("scenario \"{scenario}\" is unknown (known: {}); opened deploy", known.join(", ")));
+        ignored.push(unknown("scenario", scenario, mrtr_sim::scenarios::SCENARIOS.iter().map(|s| s.id)));
     }
     let mut lab = Lab::open(scenario);
     for id in get("m").unwrap_or("").split(',').map(str::trim).filter(|id| !id.is_empty()) {
@@ -140,69 +171,22 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
                 ignored.push(format!("move \"{id}\": the {} scenario plays no moves", lab.scenario));
             }
             Some(by) => lab = lab.apply(Action::Play(by)),
-            None => {
-                let known: Vec<&str> = Move::ALL.iter().map(|m| m.id()).collect();
-                ignored.push(format!("move \"{id}\" is unknown (known: {})", known.join(", ")));
-            }
+            None => ignored.push(unknown("move", id, Move::ALL.iter().map(|m| m.id()))),
         }
     }
-    // An action from a value, or a sentence about the value that made none.
-    let mut read = |key: &str, action: Option<Action>, what: &str, expected: &str| match (get(key), action) {
-        (Some(value), None) => {
-            ignored.push(format!("{what} \"{value}\" is not {expected}"));
-            None
-        }
-        (_, action) => action,
-    };
+    let clock = get("c").map(|c| (c, c.parse::<u64>()));
+    if let Some((c, Err(_))) = clock {
+        ignored.push(format!("clock \"{c}\" is not whole milliseconds"));
+    }
     let actions = [
-        read(
-            "r",
-            get("r").and_then(|r| match r {
-                "off" => Some(Action::Record(RecordMode::Off)),
-                "shared" => Some(Action::Record(RecordMode::Shared)),
-                "per-replica" => Some(Action::Record(RecordMode::PerReplica)),
-                _ => None,
-            }),
-            "replay record",
-            "off, shared or per-replica",
-        ),
-        read(
-            "p",
-            get("p").and_then(|p| match p {
-                "signed" => Some(Action::Protect(Mode::Signed)),
-                "sealed" => Some(Action::Protect(Mode::Sealed)),
-                "unsigned" => Some(Action::Protect(Mode::Unsigned)),
-                _ => None,
-            }),
-            "ticket protection",
-            "signed, sealed or unsigned",
-        ),
-        read(
-            "a",
-            get("a").and_then(|a| match a {
-                "accept" => Some(Action::Reply(Reply::Accept)),
-                "accept-no" => Some(Action::Reply(Reply::AcceptNo)),
-                "decline" => Some(Action::Reply(Reply::Decline)),
-                "cancel" => Some(Action::Reply(Reply::Cancel)),
-                _ => None,
-            }),
-            "reply",
-            "accept, accept-no, decline or cancel",
-        ),
+        pick(get("r"), &RECORDS, record_id, "replay record", &mut ignored).map(Action::Record),
+        pick(get("p"), &MODES, mode_id, "ticket protection", &mut ignored).map(Action::Protect),
+        pick(get("a"), &REPLIES, reply_id, "reply", &mut ignored).map(Action::Reply),
         get("o").map(|_| Action::ResetAttempt),
         get("t").map(|t| Action::EditTicket(t.to_owned())),
-        read("c", get("c").and_then(|c| c.parse().ok()).map(Action::Clock), "clock", "whole milliseconds"),
+        clock.and_then(|(_, ms)| ms.ok()).map(Action::Clock),
         get("b").map(|b| Action::Bearer(b.to_owned())),
-        read(
-            "x",
-            get("x").and_then(|x| match x {
-                "A" => Some(Action::Replica(Some(Replica::A))),
-                "B" => Some(Action::Replica(Some(Replica::B))),
-                _ => None,
-            }),
-            "replica",
-            "A or B",
-        ),
+        pick(get("x"), &Replica::BOTH, replica_id, "replica", &mut ignored).map(|r| Action::Replica(Some(r))),
         get("e").map(|e| Action::Arguments(json!({"env": e}))),
     ];
     for action in actions.into_iter().flatten() {
@@ -245,12 +229,12 @@ mod tests {
         assert_eq!(
             ignored.iter().map(|s| s.split(" (").next().unwrap_or_default()).collect::<Vec<_>>(),
             [
-                "\"zz\" is not part of a situation",
+                "key \"zz\" is unknown",
                 "scenario \"nope\" is unknown",
                 "move \"fly\" is unknown",
-                "replay record \"sideways\" is not off, shared or per-replica",
                 "clock \"soon\" is not whole milliseconds",
-                "replica \"C\" is not A or B",
+                "replay record \"sideways\" is unknown",
+                "replica \"C\" is unknown",
             ]
         );
     }
