@@ -36,7 +36,23 @@ async function openPage(path = "", options = {}) {
   return page;
 }
 
-const ctx = { baseUrl, browser, openPage, root, shots, screenshot: (page, name) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true }) };
+/** The whole page as a picture. The window is made as tall as the page first: a panel off
+ *  screen is not drawn (`content-visibility: auto`), so a capture beyond the window would
+ *  show it empty. */
+async function screenshot(page, name) {
+  const viewport = page.viewportSize();
+  const drawn = () => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  // Twice: panels drawn for the first time take their real height, not their placeholder's.
+  for (let i = 0; i < 2; i++) {
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: viewport.width, height: Math.min(height, 16000) });
+    await drawn();
+  }
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  await page.setViewportSize(viewport);
+}
+
+const ctx = { baseUrl, browser, openPage, root, shots, screenshot };
 const files = (await readdir(fileURLToPath(new URL(".", import.meta.url)))).filter((f) => f.endsWith(".test.mjs")).sort();
 const only = process.argv[2];
 let passed = 0;
