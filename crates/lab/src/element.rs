@@ -65,7 +65,7 @@ pub struct Props {
 #[component(ElementLab)]
 pub fn element_lab(props: &Props) -> Html {
     let setup = props.setup.clone();
-    let (state, send) = crate::view::use_lab(move || crate::open_warning(setup.open()));
+    let (state, send) = crate::view::use_lab(move || crate::warn_what_was_ignored(setup.open()));
     {
         let mut shared = props.outlet.0.borrow_mut();
         shared.send = Some(send.clone());
@@ -94,9 +94,12 @@ impl std::fmt::Debug for MountedLab {
 #[wasm_bindgen]
 impl MountedLab {
     /// Plays a move (an id or an alias such as `tamper`, `alice`); false when there is no
-    /// such move.
+    /// such move, or the lab's scenario plays none.
     pub fn play(&self, by: &str) -> bool {
-        let (Some(by), Some(send)) = (Move::from_id(by), self.outlet.0.borrow().send.clone()) else { return false };
+        let outlet = self.outlet.0.borrow();
+        let takes_moves = outlet.lab.as_ref().is_some_and(|lab| lab.takes_moves());
+        let (Some(by), Some(send), true) = (Move::from_id(by), outlet.send.clone(), takes_moves) else { return false };
+        drop(outlet);
         send.emit(Action::Play(by));
         true
     }

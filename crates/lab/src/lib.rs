@@ -94,7 +94,7 @@ fn page_address() -> String {
 /// The lab a host asked for; what the link or the attributes said that it ignored (a typo
 /// in a scenario or move name, a value it does not know) goes to the console, for the
 /// page's author.
-pub(crate) fn open_warning((lab, ignored): (state::Lab, Vec<String>)) -> state::Lab {
+pub(crate) fn warn_what_was_ignored((lab, ignored): (state::Lab, Vec<String>)) -> state::Lab {
     for sentence in ignored {
         web_sys::console::warn_1(&format!("mrtr-lab ignored: {sentence}").into());
     }
@@ -150,7 +150,7 @@ pub struct EmbeddedProps {
 #[component(Embedded)]
 pub fn embedded(props: &EmbeddedProps) -> Html {
     let setup = props.params.setup.clone();
-    let (lab, send) = view::use_lab(|| open_warning(setup.open()));
+    let (lab, send) = view::use_lab(|| warn_what_was_ignored(setup.open()));
     {
         let (send, parent, theme) = (send.clone(), props.params.parent.clone(), props.params.theme.clone());
         use_effect_with((), move |_| {
@@ -181,7 +181,7 @@ pub fn embedded(props: &EmbeddedProps) -> Html {
 /// The whole lab.
 #[component(App)]
 pub fn app() -> Html {
-    let (state, send) = view::use_lab(|| open_warning(share::read_fragment(&current_fragment())));
+    let (state, send) = view::use_lab(|| warn_what_was_ignored(share::read_fragment(&current_fragment())));
     let theme = use_state(|| stored(THEME_KEY).unwrap_or_else(|| "system".into()));
     {
         let theme = (*theme).clone();

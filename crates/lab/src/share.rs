@@ -167,6 +167,7 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
     let mut lab = Lab::open(scenario);
     for id in get("m").unwrap_or("").split(',').map(str::trim).filter(|id| !id.is_empty()) {
         match Move::from_id(id) {
+            // The reducer ignores it; the author hears why.
             Some(_) if !lab.takes_moves() => {
                 ignored.push(format!("move \"{id}\": the {} scenario plays no moves", lab.scenario));
             }

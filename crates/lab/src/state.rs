@@ -173,6 +173,8 @@ impl Lab {
         match action {
             Action::Pick(scenario) => return Lab::open(scenario),
             Action::Restore(fragment) => return crate::share::from_fragment(&fragment),
+            // A scenario without moves (a flow) has nothing to play them on: it stays as it is.
+            Action::Play(_) if !self.takes_moves() => return self,
             Action::Play(by) => {
                 self.played.push(by);
                 self.own = None;
@@ -244,5 +246,19 @@ fn empty_run() -> Run {
         verdicts: Vec::new(),
         ledger: Default::default(),
         figures: Default::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_sent_to_a_scenario_without_moves_leaves_it_as_it_was() {
+        let expense = Lab::open("expense");
+        assert!(!expense.run.trace.events.is_empty());
+        let after = expense.clone().apply(Action::Play(Move::Honest));
+        assert!(after.played.is_empty());
+        assert_eq!(after.run, expense.run, "the scenario still shows its run");
     }
 }
