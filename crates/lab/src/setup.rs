@@ -78,6 +78,12 @@ fn seconds_as_ms(text: &str) -> Option<u64> {
 impl Setup {
     /// The share fragment this asks for.
     pub fn fragment(&self) -> String {
+        self.written().0
+    }
+
+    /// The share fragment, and a sentence for each field that could not go into it.
+    fn written(&self) -> (String, Vec<String>) {
+        let mut unread = Vec::new();
         let mut pairs: Vec<String> = given(&self.situation)
             .map(|s| s.trim_start_matches('#').split('&').map(str::to_owned).collect())
             .unwrap_or_default();
@@ -96,23 +102,28 @@ impl Setup {
                 set(key, value.to_owned());
             }
         }
-        if let Some(ms) = given(&self.clock).and_then(seconds_as_ms) {
-            set("o", "1".into());
-            set("c", ms.to_string());
+        match given(&self.clock).map(|clock| (clock, seconds_as_ms(clock))) {
+            Some((_, Some(ms))) => {
+                set("o", "1".into());
+                set("c", ms.to_string());
+            }
+            Some((clock, None)) => {
+                unread.push(format!("clock \"{clock}\" is not a number of seconds (like 20 or 2.5)"))
+            }
+            None => {}
         }
         if !pairs.iter().any(|kv| kv.starts_with("s=")) {
             pairs.insert(0, "s=deploy".into());
         }
-        pairs.join("&")
+        (pairs.join("&"), unread)
     }
 
     /// The lab in this situation, its diagrams at `step` when one is given, and a sentence
     /// for each thing it ignored (see [`share::read_fragment`]).
     pub fn open(&self) -> (Lab, Vec<String>) {
-        let (lab, mut ignored) = share::read_fragment(&self.fragment());
-        if let Some(clock) = given(&self.clock).filter(|c| seconds_as_ms(c).is_none()) {
-            ignored.push(format!("clock \"{clock}\" is not a number of seconds (like 20 or 2.5)"));
-        }
+        let (fragment, unread) = self.written();
+        let (lab, mut ignored) = share::read_fragment(&fragment);
+        ignored.extend(unread);
         let lab = match given(&self.step).map(|s| (s, s.parse::<usize>())) {
             Some((_, Ok(step))) => {
                 let total = lab.run.trace.events.len() as isize;
