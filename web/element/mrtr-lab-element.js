@@ -13,8 +13,9 @@
 // Events (bubbles, composed; `detail` documented in README.md, "Embed the lab"):
 //   mrtr-lab:ready, mrtr-lab:verdict, mrtr-lab:step, mrtr-lab:challenge, mrtr-lab:quiz
 //
-// Methods: play(move) plays a move ("tamper", "alice", "honest", …) and returns whether the
-// lab knows it; `situation` is the share fragment of what the lab shows now.
+// Methods: play(move) plays a move ("tamper", "alice", "honest", …) and returns whether it
+// was played (false for an unknown move, or in a scenario without moves); `situation` is the
+// share fragment of what the lab shows now.
 import { glue, styles, wasm } from "./mrtr-lab-build.js";
 
 const here = new URL(".", import.meta.url);
