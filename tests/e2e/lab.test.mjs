@@ -201,6 +201,27 @@ export const tests = {
     await again.context().close();
   },
 
+  async "the theme a learner picks is the page's from the first paint of the next visit"(ctx) {
+    const page = await ctx.openPage("#deploy");
+    equal(await page.locator("html").getAttribute("data-theme"), "system", "a first visit follows the system");
+    await page.getByLabel("Theme").selectOption("dark");
+    equal(await page.locator("html").getAttribute("data-theme"), "dark");
+    // The next visit, with the lab's module held back: the page's own script has applied
+    // the theme before the lab runs, so nothing is drawn in the other one first.
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route(/mrtr-lab-[0-9a-f]+\.js$/, async (route) => { await held; await route.continue(); });
+    await page.reload({ waitUntil: "commit" });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+    equal(await page.locator(".move-title").count(), 0, "the lab has not started yet");
+    release();
+    await page.locator(".move-title").first().waitFor();
+    equal(await page.getByLabel("Theme").inputValue(), "dark", "the switch says so too");
+    equal(await page.locator("html").getAttribute("data-theme"), "dark");
+    noProblems(page);
+    await page.context().close();
+  },
+
   async "the lab fits a phone"(ctx) {
     const page = await ctx.openPage("#deploy", { viewport: { width: 390, height: 844 } });
     await play(page, "Honest retry");

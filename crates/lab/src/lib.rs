@@ -28,6 +28,8 @@ use host::Host;
 use view::{LabView, Layout};
 use yew::prelude::*;
 
+/// Where the browser keeps the page's theme. index.html's first script reads it, before
+/// anything is drawn, into `<html data-theme>`; the lab reads it back from there.
 const THEME_KEY: &str = "mrtr-lab-theme";
 /// How long the address bar waits after the last change before it shows the new situation.
 const LINK_DELAY_MS: u64 = 250;
@@ -73,7 +75,7 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
-/// What the browser keeps for the lab under `key` (the theme, challenge progress).
+/// What the browser keeps for the lab under `key` (challenge progress).
 pub(crate) fn stored(key: &str) -> Option<String> {
     storage()?.get_item(key).ok().flatten()
 }
@@ -101,10 +103,20 @@ pub(crate) fn warn_what_was_ignored((lab, ignored): (state::Lab, Vec<String>)) -
     lab
 }
 
+fn root_element() -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.document_element()
+}
+
 fn apply_theme(theme: &str) {
-    if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+    if let Some(root) = root_element() {
         let _ = root.set_attribute("data-theme", theme);
     }
+}
+
+/// The theme the page opened with: what index.html's first script put on `<html>` from the
+/// learner's last choice, else `system`.
+fn page_theme() -> String {
+    root_element().and_then(|root| root.get_attribute("data-theme")).unwrap_or_else(|| "system".into())
 }
 
 fn current_fragment() -> String {
@@ -182,7 +194,7 @@ pub fn embedded(props: &EmbeddedProps) -> Html {
 #[component(App)]
 pub fn app() -> Html {
     let (state, send) = view::use_lab(|| warn_what_was_ignored(share::read_fragment(&current_fragment())));
-    let theme = use_state(|| stored(THEME_KEY).unwrap_or_else(|| "system".into()));
+    let theme = use_state(page_theme);
     {
         let theme = (*theme).clone();
         use_effect_with(theme, |theme| apply_theme(theme));
