@@ -23,7 +23,8 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 //    scripts and stylesheets, the module's wasm), not the embed kit served beside it.
 const dist = join(root, "dist");
 const page0 = await readFile(join(dist, "index.html"), "utf8");
-const loaded = [...page0.matchAll(/(?:href|src)="\/?([^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+// (Trunk minifies the page: its attribute values may come without quotes.)
+const loaded = [...page0.matchAll(/(?:href|src)=["']?\/?([^"'\s>]+\.(?:js|css))/g)].map((m) => m[1]);
 const glue = loaded.find((name) => /^mrtr-lab-[0-9a-f]+\.js$/.test(name));
 loaded.push(glue.replace(/\.js$/, "_bg.wasm"), "index.html");
 let transfer = 0;
