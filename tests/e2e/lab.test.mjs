@@ -18,6 +18,15 @@ async function play(page, title) {
   await page.getByRole("button", { name: title, exact: true }).click();
   await settle(page);
 }
+/** Holds the lab's module back until the returned function is called: the page is parsed
+ *  and its own scripts run, the lab does not start. */
+async function holdTheLab(page) {
+  await page.unrouteAll();
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(/mrtr-lab-[0-9a-f]+\.js$/, async (route) => { await held; await route.continue(); });
+  return release;
+}
 async function openMoves(page) {
   await page.getByText("More moves").click();
 }
@@ -208,9 +217,7 @@ export const tests = {
     equal(await page.locator("html").getAttribute("data-theme"), "dark");
     // The next visit, with the lab's module held back: the page's own script has applied
     // the theme before the lab runs, so nothing is drawn in the other one first.
-    let release;
-    const held = new Promise((r) => { release = r; });
-    await page.route(/mrtr-lab-[0-9a-f]+\.js$/, async (route) => { await held; await route.continue(); });
+    let release = await holdTheLab(page);
     await page.reload({ waitUntil: "commit" });
     await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
     equal(await page.locator(".move-title").count(), 0, "the lab has not started yet");
@@ -218,6 +225,15 @@ export const tests = {
     await page.locator(".move-title").first().waitFor();
     equal(await page.getByLabel("Theme").inputValue(), "dark", "the switch says so too");
     equal(await page.locator("html").getAttribute("data-theme"), "dark");
+    // The iframe page is a copy of this one, but there the lesson's URL decides, not the
+    // choice made on the lab's own page.
+    release = await holdTheLab(page);
+    await page.goto(`${ctx.baseUrl}embed.html?scenario=deploy&theme=light`, { waitUntil: "commit" });
+    await page.waitForFunction(() => document.readyState !== "loading");
+    equal(await page.locator("html").getAttribute("data-theme"), "system", "embed.html before the lab runs");
+    release();
+    await page.locator(".move-title").first().waitFor();
+    equal(await page.locator("html").getAttribute("data-theme"), "light", "embed.html once it runs");
     noProblems(page);
     await page.context().close();
   },
