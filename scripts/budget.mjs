@@ -69,9 +69,11 @@ async function interactive(url, selector) {
   }, selector);
   await page.goto(url);
   await page.waitForSelector(selector);
-  const [at, wasm] = await page.evaluate(() => [window.__interactive, window.__wasmReady]);
+  // The lab's own marks (crates/lab: start, first lab open); the empty page has none.
+  const [at, wasm, started, opened] = await page.evaluate(() => [window.__interactive, window.__wasmReady,
+    ...["mrtr-lab:start", "mrtr-lab:opened"].map((name) => performance.getEntriesByName(name)[0]?.startTime)]);
   await context.close();
-  return { at, wasm };
+  return { at, wasm, started, opened };
 }
 const runs = { lab: [], empty: [] };
 for (let i = 0; i < 5; i++) {
@@ -82,6 +84,8 @@ const summary = (xs) => ({ ms: median(xs.map((x) => x.at)), wasm: median(xs.map(
 const [labNav, emptyNav] = [summary(runs.lab), summary(runs.empty)];
 console.log(`navigation → interactive: lab ${labNav.ms.toFixed(0)} ms, empty Yew page ${emptyNav.ms.toFixed(0)} ms, ratio ${(labNav.ms / emptyNav.ms).toFixed(2)}×  (target ≤ 1.3×, median of 5)`);
 console.log(`  wasm compiled and instantiated at: lab ${labNav.wasm.toFixed(0)} ms, empty page ${emptyNav.wasm.toFixed(0)} ms (the rest is start-up and first render)`);
+const phase = (from, to) => median(runs.lab.map((x) => x[to] - x[from])).toFixed(1);
+console.log(`  the lab after that (medians): to its start ${phase("wasm", "started")} ms, to its first lab open ${phase("started", "opened")} ms, to the first move button ${phase("opened", "at")} ms`);
 
 // 3. Edit → verdict rendered. Edits come 30 ms apart (faster than anyone types, so each
 //    lands on a page that has finished drawing the last one): the verdict and the checks

@@ -38,6 +38,7 @@ const LINK_DELAY_MS: u64 = 250;
 /// `embed.html`, the whole lab on a page whose body says `data-mrtr-lab="page"` (index.html),
 /// and nothing on other pages: there `<mrtr-lab>` elements mount themselves ([`element`]).
 pub fn start() {
+    mark("mrtr-lab:start");
     install_panic_hook();
     if let Some(params) = embed::params() {
         yew::Renderer::<Embedded>::with_props(EmbeddedProps { params }).render();
@@ -69,6 +70,14 @@ pub(crate) fn install_panic_hook() {
             }
         }))
     });
+}
+
+/// A mark on the page's performance timeline: when the lab started, when its first lab was
+/// open. The budget (scripts/budget.mjs) reads them to say where the start-up time goes.
+pub(crate) fn mark(name: &str) {
+    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = performance.mark(name);
+    }
 }
 
 fn storage() -> Option<web_sys::Storage> {

@@ -53,7 +53,11 @@ impl Reducible for Current {
 /// renders (so panels whose data did not change are not rendered again).
 #[hook]
 pub fn use_lab<F: FnOnce() -> Lab>(init: F) -> (Rc<Lab>, Callback<Action>) {
-    let lab = use_reducer(move || Current(Rc::new(init())));
+    let lab = use_reducer(move || {
+        let lab = init();
+        crate::mark("mrtr-lab:opened");
+        Current(Rc::new(lab))
+    });
     let dispatcher = lab.dispatcher();
     let send = use_memo((), move |_| Callback::from(move |action| dispatcher.dispatch(action)));
     (lab.0.clone(), (*send).clone())
