@@ -88,6 +88,34 @@ export const tests = {
     await page.done();
   },
 
+  async "a move made the moment the buttons appear still reports its verdict"(ctx) {
+    // A learner who clicks before the lab has finished starting: the page clicks "Honest
+    // retry" from a mutation observer as soon as the button is in the lab's shadow root,
+    // which can be while Yew has yielded to the browser in the middle of its first render
+    // (its effects, which report news to the page, have not run yet).
+    const page = await lessonPage(ctx, "early-click", `
+      <script>
+        const attach = Element.prototype.attachShadow;
+        Element.prototype.attachShadow = function (init) {
+          const root = attach.call(this, init);
+          new MutationObserver((_, observer) => {
+            const button = [...root.querySelectorAll("button")].find((b) => b.textContent.trim() === "Honest retry");
+            if (button) { observer.disconnect(); button.click(); window.clicked = performance.now(); }
+          }).observe(root, { childList: true, subtree: true });
+          return root;
+        };
+      </script>
+      <script type="module" src="${ctx.baseUrl}mrtr-lab-element.js"></script>
+      <mrtr-lab id="early" scenario="deploy"></mrtr-lab>`);
+    await page.waitForFunction(() => window.clicked);
+    await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-lab:verdict"), null, { timeout: 5000 });
+    const [verdict] = await events(page, "mrtr-lab:verdict", "early");
+    equal([verdict.detail.by, verdict.detail.accepted], ["honest", true]);
+    ok((await status(page, "early")).includes("accepted"), "and the lab shows it");
+    noProblems(page);
+    await page.done();
+  },
+
   async "attributes set the situation, and reflect as properties"(ctx) {
     const labUrl = ctx.baseUrl;
     const page = await lessonPage(ctx, "attributes", `
@@ -187,7 +215,13 @@ export const tests = {
       equal(await page.locator("mrtr-lab").count(), 2);
       await page.locator("mrtr-ticket").getByRole("status").waitFor();
       await page.locator("#voucher").getByRole("button", { name: "Honest retry", exact: true }).click();
-      await page.waitForFunction(() => document.getElementById("lms").textContent.includes("attempted"));
+      await page.waitForFunction(() => document.getElementById("lms").textContent.includes("attempted"), null, { timeout: 10_000 })
+        .catch(async (error) => {
+          // Seen once in a CI run under load and not reproduced since: say what the page showed.
+          const lms = await page.locator("#lms").textContent();
+          const voucher = await page.locator("#voucher [role=status]").first().textContent();
+          throw new Error(`no verdict in the page's log after the click: log "${lms}", the lab says "${voucher}" (${error.message})`);
+        });
       await page.addScriptTag({ content: readFileSync(join(ctx.root, "node_modules/axe-core/axe.min.js"), "utf8") });
       const violations = await page.evaluate(async () => {
         const r = await window.axe.run(document, { resultTypes: ["violations"] });
