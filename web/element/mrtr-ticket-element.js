@@ -31,7 +31,7 @@ function load() {
 }
 
 const WIDGET_CSS = `
-.ticket-widget { padding: 1rem; }
+.ticket-widget { padding: 1rem; margin: 0; }
 .ticket-widget .parts { word-break: break-all; line-height: 1.6; }
 .ticket-widget .row { display: flex; flex-wrap: wrap; gap: 0.6rem 1rem; align-items: center; margin: 0.6rem 0; }
 .ticket-widget textarea { width: 100%; min-height: 4.5rem; }
