@@ -65,7 +65,7 @@ pub struct Props {
 #[component(ElementLab)]
 pub fn element_lab(props: &Props) -> Html {
     let setup = props.setup.clone();
-    let (state, send) = crate::view::use_lab(move || crate::warn_what_was_ignored(setup.open()));
+    let (state, send) = crate::view::use_lab(move || setup.open());
     {
         let mut shared = props.outlet.0.borrow_mut();
         shared.send = Some(send.clone());

@@ -102,16 +102,6 @@ fn page_address() -> String {
     href.split('#').next().unwrap_or_default().to_owned()
 }
 
-/// The lab a host asked for; what the link or the attributes said that it ignored (a typo
-/// in a scenario or move name, a value it does not know) goes to the console, for the
-/// page's author.
-pub(crate) fn warn_what_was_ignored((lab, ignored): (state::Lab, Vec<String>)) -> state::Lab {
-    for sentence in ignored {
-        web_sys::console::warn_1(&format!("mrtr-lab ignored: {sentence}").into());
-    }
-    lab
-}
-
 fn root_element() -> Option<web_sys::Element> {
     web_sys::window()?.document()?.document_element()
 }
@@ -171,7 +161,7 @@ pub struct EmbeddedProps {
 #[component(Embedded)]
 pub fn embedded(props: &EmbeddedProps) -> Html {
     let setup = props.params.setup.clone();
-    let (lab, send) = view::use_lab(|| warn_what_was_ignored(setup.open()));
+    let (lab, send) = view::use_lab(|| setup.open());
     {
         let (send, parent, theme) = (send.clone(), props.params.parent.clone(), props.params.theme.clone());
         use_effect_with((), move |_| {
@@ -202,7 +192,7 @@ pub fn embedded(props: &EmbeddedProps) -> Html {
 /// The whole lab.
 #[component(App)]
 pub fn app() -> Html {
-    let (state, send) = view::use_lab(|| warn_what_was_ignored(share::read_fragment(&current_fragment())));
+    let (state, send) = view::use_lab(|| share::read_fragment(&current_fragment()));
     let theme = use_state(page_theme);
     {
         let theme = (*theme).clone();

@@ -50,12 +50,17 @@ impl Reducible for Current {
 }
 
 /// The lab's state for a host: the reducer, and a `send` that stays the same callback across
-/// renders (so panels whose data did not change are not rendered again).
+/// renders (so panels whose data did not change are not rendered again). `init` opens the lab
+/// the host asked for and says what of the request it ignored (a typo in a scenario or move
+/// name, a value it does not know): that goes to the console, for the page's author.
 #[hook]
-pub fn use_lab<F: FnOnce() -> Lab>(init: F) -> (Rc<Lab>, Callback<Action>) {
+pub fn use_lab<F: FnOnce() -> (Lab, Vec<String>)>(init: F) -> (Rc<Lab>, Callback<Action>) {
     let lab = use_reducer(move || {
-        let lab = init();
+        let (lab, ignored) = init();
         crate::mark("mrtr-lab:opened");
+        for sentence in ignored {
+            web_sys::console::warn_1(&format!("mrtr-lab ignored: {sentence}").into());
+        }
         Current(Rc::new(lab))
     });
     let dispatcher = lab.dispatcher();
