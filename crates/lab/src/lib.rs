@@ -193,15 +193,13 @@ pub fn embedded(props: &EmbeddedProps) -> Html {
 #[component(App)]
 pub fn app() -> Html {
     let (state, send) = view::use_lab(|| share::read_fragment(&current_fragment()));
+    // The page is already in this theme (index.html's first script): it changes on a choice.
     let theme = use_state(page_theme);
-    {
-        let theme = (*theme).clone();
-        use_effect_with(theme, |theme| apply_theme(theme));
-    }
     let on_theme = {
         let setter = theme.setter();
         use_callback((), move |t: String, _| {
             store(THEME_KEY, &t);
+            apply_theme(&t);
             setter.set(t);
         })
     };
