@@ -46,11 +46,13 @@ pub enum Move {
     PrefillAnswer,
     /// Send the opposite of what the person answered.
     ChangeAnswer,
+    /// Send the latest round's answers with round 1's ticket instead of the latest one.
+    FirstTicket,
 }
 
 impl Move {
     /// Every move, in the order the lab lists them.
-    pub const ALL: [Move; 15] = [
+    pub const ALL: [Move; 16] = [
         Move::Honest,
         Move::TamperByte,
         Move::EditPayload,
@@ -66,6 +68,7 @@ impl Move {
         Move::UnaskedTicket,
         Move::PrefillAnswer,
         Move::ChangeAnswer,
+        Move::FirstTicket,
     ];
 
     /// Its identifier on the command line and in URLs.
@@ -86,6 +89,7 @@ impl Move {
             Move::UnaskedTicket => "unasked-ticket",
             Move::PrefillAnswer => "prefill-answer",
             Move::ChangeAnswer => "change-answer",
+            Move::FirstTicket => "first-ticket",
         }
     }
 
@@ -100,7 +104,7 @@ impl Move {
     }
 
     /// Short names for the moves a lesson talks about.
-    pub const ALIASES: [(&'static str, Move); 8] = [
+    pub const ALIASES: [(&'static str, Move); 9] = [
         ("tamper", Move::EditPayload),
         ("flip", Move::TamperByte),
         ("alice", Move::OtherPrincipal),
@@ -109,6 +113,7 @@ impl Move {
         ("replay", Move::SendTwice),
         ("another-request", Move::OtherArguments),
         ("forge-answer", Move::PrefillAnswer),
+        ("stale", Move::FirstTicket),
     ];
 
     /// A label for a button.
@@ -129,6 +134,7 @@ impl Move {
             Move::UnaskedTicket => "Ticket nobody asked for",
             Move::PrefillAnswer => "Forged answer, no ticket",
             Move::ChangeAnswer => "Change the person's answer",
+            Move::FirstTicket => "Echo round 1's ticket",
         }
     }
 
@@ -150,6 +156,7 @@ impl Move {
             Move::UnaskedTicket => "A first call carrying a ticket the client made up, signed with its own key.",
             Move::PrefillAnswer => "A first call with inputResponses already saying yes: nothing was asked yet.",
             Move::ChangeAnswer => "The person answered one thing; the client sends the opposite.",
+            Move::FirstTicket => "The latest answers with the ticket from round 1, as a client that kept the first requestState. In a one-round flow round 1's ticket is the latest.",
         }
     }
 
@@ -171,6 +178,7 @@ impl Move {
             Move::UnaskedTicket => 0,
             Move::PrefillAnswer => 0,
             Move::ChangeAnswer => 55,
+            Move::FirstTicket => 16,
         }
     }
 }
@@ -196,8 +204,12 @@ pub struct OwnAttempt {
 pub struct Situation {
     /// The first request, as sent.
     pub first: Value,
-    /// The ticket the server gave.
+    /// The ticket the server gave in the latest round: the one to echo.
     pub ticket: String,
+    /// The ticket round 1 gave (the same one in a flow of one round).
+    pub first_ticket: String,
+    /// Which round's ticket the moves start from: 1, or 2 in a flow of two rounds.
+    pub round: usize,
     /// The questions the server asked.
     pub requests: Map<String, Value>,
     /// What the person answered.
@@ -239,7 +251,9 @@ impl Situation {
         let other_arguments = other_arguments(first.pointer("/params/arguments").unwrap_or(&Value::Null));
         Situation {
             first,
+            first_ticket: ticket.clone(),
             ticket,
+            round: 1,
             requests,
             answers,
             minted_at,
@@ -280,6 +294,7 @@ impl Situation {
                 self.elsewhere(client, "prompts/get", json!({"name": "release_notes", "arguments": {"version": "2.0"}}))
             }
             Move::Hello => retry(client, self.answers.clone(), Some("hello")),
+            Move::FirstTicket => retry(client, self.answers.clone(), Some(&self.first_ticket)),
             Move::DropTicket => retry(client, self.answers.clone(), None),
             Move::UnaskedTicket => {
                 let mut first = self.first.clone();
@@ -382,6 +397,9 @@ fn other_arguments(arguments: &Value) -> Value {
         }
         Some(map) if map.get("quantity").is_some() => {
             map.insert("quantity".into(), 20.into());
+        }
+        Some(map) if map.get("flight").is_some() => {
+            map.insert("flight".into(), "LX999".into());
         }
         Some(map) => {
             map.insert("other".into(), true.into());

@@ -48,5 +48,5 @@ fn a_prepared_scenario_finishes_exactly_like_a_whole_run() {
     }
     let with_moves: Vec<&str> =
         SCENARIOS.iter().filter(|s| s.prepare(&Options::default()).is_some()).map(|s| s.id).collect();
-    assert_eq!(with_moves, ["deploy", "buy-ticket", "careless", "voucher", "sealed"]);
+    assert_eq!(with_moves, ["deploy", "buy-ticket", "careless", "voucher", "book-seat", "sealed"]);
 }

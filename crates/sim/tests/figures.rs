@@ -75,12 +75,28 @@ fn every_move_is_stopped_by_the_check_built_for_it() {
         (Move::UnaskedTicket, "signature"),
         (Move::PrefillAnswer, "asked-again"),
         (Move::ChangeAnswer, "accepted"),
+        (Move::FirstTicket, "accepted"),
     ];
     assert_eq!(expected.len(), Move::ALL.len());
     for (by, word) in expected {
         let run = run("deploy", Options { moves: Some(vec![by]), ..Options::default() });
         assert_eq!(run.verdict_words(), [word], "{}", by.id());
     }
+}
+
+#[test]
+fn echo_the_latest_ticket_round_1s_goes_back_a_step_or_is_refused_as_used() {
+    // Seed 04: "a multi-round flow must send the value from the most recent InputRequiredResult".
+    let seat = run("book-seat", Options::default());
+    assert_eq!(seat.verdict_words(), ["accepted", "asked-again"]);
+    assert_eq!(seat.figure("booked"), 1, "the honest retry books once; round 1's ticket books nothing");
+    let lines: Vec<&str> = seat.trace.events.iter().filter_map(|e| e.line.as_deref()).collect();
+    let latest = seat.figure("ticket").as_str().expect("the moves' ticket");
+    assert!(!lines[1].contains(latest) && lines[3].contains(latest), "the moves start from round 2's ticket");
+    let last = lines.last().expect("the last response");
+    assert!(last.contains("Which seat on LX318?"), "round 1's ticket takes the server back to the seat: {last}");
+    let recorded = run("book-seat", Options { record: Some(RecordMode::Shared), ..Options::default() });
+    assert_eq!(recorded.verdict_words(), ["accepted", "single-use"]);
 }
 
 #[test]

@@ -14,20 +14,47 @@ pub const LESSON_MOVES: [Move; 6] =
 
 /// Makes the first call and lets the person answer: the ticket every move starts from.
 pub fn situation(world: &mut World, method: &str, params: Value) -> Result<Situation, String> {
+    situation_in_round(world, method, params, 1)
+}
+
+/// Plays the call honestly up to its `round`-th `input_required` (or the last one, when it
+/// finishes sooner) and lets the person answer it: every move starts from that round's
+/// ticket, and remembers round 1's.
+pub fn situation_in_round(world: &mut World, method: &str, params: Value, round: usize) -> Result<Situation, String> {
     let first = world.client.request(method, params);
-    let delivery = world.send(&first, None);
-    let minted_at = world.now();
-    let result = delivery
-        .response
-        .as_ref()
-        .and_then(|r| r.get("result"))
-        .filter(|r| r.get("resultType").and_then(Value::as_str) == Some("input_required"))
-        .ok_or_else(|| format!("{method} did not ask for input: {:?}", delivery.response))?;
-    let ticket = result.get("requestState").and_then(Value::as_str).unwrap_or_default().to_owned();
-    let requests = result.get("inputRequests").and_then(Value::as_object).cloned().unwrap_or_default();
-    let answers = world.answer_all(&requests).unwrap_or_default();
+    let mut request = first.clone();
+    let mut first_ticket = None;
+    let mut reached = None;
+    for n in 1..=round.max(1) {
+        let delivery = world.send(&request, None);
+        let minted_at = world.now();
+        let asked = delivery
+            .response
+            .as_ref()
+            .and_then(|r| r.get("result"))
+            .filter(|r| r.get("resultType").and_then(Value::as_str) == Some("input_required"));
+        let Some(result) = asked else {
+            if reached.is_some() {
+                break;
+            }
+            return Err(format!("{method} did not ask for input: {:?}", delivery.response));
+        };
+        let ticket = result.get("requestState").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let requests = result.get("inputRequests").and_then(Value::as_object).cloned().unwrap_or_default();
+        let answers = world.answer_all(&requests).unwrap_or_default();
+        first_ticket.get_or_insert_with(|| ticket.clone());
+        if n < round {
+            request = world.client.retry(&first, answers.clone(), Some(&ticket));
+        }
+        reached = Some((n, ticket, requests, answers, minted_at, delivery.replica));
+    }
+    let Some((last, ticket, requests, answers, minted_at, minted_on)) = reached else {
+        return Err(format!("{method} did not ask for input"));
+    };
     let mut situation = Situation::new(first, ticket, requests, answers, minted_at, &mut world.client);
-    situation.minted_on = delivery.replica;
+    situation.minted_on = minted_on;
+    situation.first_ticket = first_ticket.unwrap_or_default();
+    situation.round = last;
     Ok(situation)
 }
 
@@ -80,8 +107,13 @@ pub struct Prepared {
 fn no_more_figures(_: &mut Run) {}
 
 impl Prepared {
-    fn new(id: &'static str, mut world: World, method: &str, params: Value, moves: &[Move]) -> Prepared {
-        let situation = situation(&mut world, method, params);
+    fn new(id: &'static str, world: World, method: &str, params: Value, moves: &[Move]) -> Prepared {
+        Prepared::in_round(id, world, method, params, 1, moves)
+    }
+
+    /// Plays the call up to its `round`-th question before the moves (see [`situation_in_round`]).
+    fn in_round(id: &'static str, mut world: World, method: &str, params: Value, round: usize, moves: &[Move]) -> Prepared {
+        let situation = situation_in_round(&mut world, method, params, round);
         let verdicts = situation.as_ref().map(|s| play(&mut world, s, moves)).unwrap_or_default();
         let mut figures_so_far = Map::new();
         match &situation {
@@ -89,6 +121,8 @@ impl Prepared {
                 figures_so_far.insert("ticket".into(), s.ticket.clone().into());
                 figures_so_far.insert("payloadReadable".into(), inspect(&s.ticket).payload.is_some().into());
                 figures_so_far.insert("mintedOn".into(), s.minted_on.map(|r| r.name()).into());
+                figures_so_far.insert("round".into(), s.round.into());
+                figures_so_far.insert("mintedAtMs".into(), s.minted_at.into());
             }
             Err(why) => {
                 figures_so_far.insert("error".into(), why.clone().into());
@@ -172,4 +206,15 @@ pub fn prepare_sealed(options: &Options) -> Prepared {
     let params = json!({"name": "deploy", "arguments": {"env": "staging"}});
     let moves = moves_or(options, &[Move::Honest, Move::TamperByte, Move::OtherPrincipal]);
     Prepared::new("sealed", world, "tools/call", params, &moves)
+}
+
+/// bob books a seat: two questions, two rounds, two tickets. The moves start from round 2's.
+pub fn prepare_book_seat(options: &Options) -> Prepared {
+    let world = world(options, ClusterConfig::default());
+    let params = json!({"name": "book_seat", "arguments": {"flight": "LX318"}});
+    let moves = moves_or(options, &[Move::Honest, Move::FirstTicket]);
+    Prepared::in_round("book-seat", world, "tools/call", params, 2, &moves).with_figures(|run| {
+        let booked = run.ledger.entries().iter().filter(|e| e.tool == "book_seat").count();
+        run.figures.insert("booked".into(), booked.into());
+    })
 }

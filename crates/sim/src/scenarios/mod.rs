@@ -172,6 +172,15 @@ pub const SCENARIOS: &[Scenario] = &[
         plays: Plays::Moves(misuse::prepare_voucher),
     },
     Scenario {
+        id: "book-seat",
+        title: "Two rounds: echo the latest ticket",
+        teaches: "book_seat asks which seat, then whether to pay: two rounds, and a new ticket each round. Round 2's ticket carries the seat, \
+                  so the payment retry must echo it. A client that keeps round 1's ticket takes the server back to the seat question; \
+                  with the replay record on, round 1's ticket is refused as already used.",
+        rule: "Each round has its own requestState: a client MUST echo the one from the most recent input_required result.",
+        plays: Plays::Moves(misuse::prepare_book_seat),
+    },
+    Scenario {
         id: "greedy",
         title: "A greedy server",
         teaches: "A server that keeps answering \"I need more input\" is a loop. The client's round limit (3 here) stops it after at most 4 requests.",

@@ -9,6 +9,7 @@ mod inputs;
 mod money;
 pub mod prompts;
 pub mod resources;
+mod seat;
 
 use crate::ledger::{Entry, Ledger};
 use crate::server::Round;
@@ -77,6 +78,7 @@ pub const TOOLS: &[Tool] = &[
     money::CHARGE_GOOD,
     money::BUY_TICKET,
     money::REDEEM_VOUCHER,
+    seat::BOOK_SEAT,
     greedy::GREEDY,
     inputs::NAME_RELEASE,
     inputs::CONNECT_CALENDAR,
