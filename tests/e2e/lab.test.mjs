@@ -70,6 +70,26 @@ export const tests = {
     await page.context().close();
   },
 
+  async "in two rounds, round 1's ticket goes back to the first question, and the record refuses it"(ctx) {
+    const page = await ctx.openPage("#book-seat");
+    const stale = page.getByRole("button", { name: "Echo round 1's ticket", exact: true });
+    ok(await stale.isVisible(), "a flow of two rounds lists the move first, not under More moves");
+    await play(page, "Honest retry");
+    ok((await status(page)).includes("accepted: Seat 14C on LX318 is booked"), await status(page));
+    await play(page, "Echo round 1's ticket");
+    ok((await status(page)).includes("the server asked again"), await status(page));
+    // Round 1's ticket passes the ticket checks (it is genuine, only old); the answer check
+    // fails: the server is back at the seat question, and the payment answer does not fit it.
+    equal(await failedCheck(page), "answer");
+    const row = await page.locator('[data-check="answer"]').textContent();
+    ok(row.includes("no usable answer for seat"), row);
+    await page.locator(".wire pre").last().filter({ hasText: "Which seat on LX318?" }).waitFor();
+    await page.getByRole("radio", { name: "shared by A and B" }).check();
+    equal(await failedCheck(page), "single-use", "the honest round 2 spent round 1's ticket");
+    noProblems(page);
+    await page.context().close();
+  },
+
   async "editing one character of the raw ticket turns the signature check to ✗"(ctx) {
     const page = await ctx.openPage("#deploy");
     const raw = page.getByLabel("Raw ticket (your attempt)");

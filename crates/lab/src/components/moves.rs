@@ -18,6 +18,9 @@ const LESSON: [Move; 8] = [
     Move::Hello,
 ];
 
+const HINT: &str = "bob holds the ticket. Each move is a separate attempt on it, at its own time; only one gets through cleanly.";
+const HINT_ROUND_2: &str = "bob holds round 2's ticket, and still has round 1's. Each move is a separate attempt, at its own time; only one gets through cleanly.";
+
 fn button(by: Move, send: &Callback<Action>) -> Html {
     let send = send.clone();
     let what = format!("move-{}-what", by.id());
@@ -39,15 +42,18 @@ pub fn moves(props: &Panel) -> Html {
     }
     let send = props.send.clone();
     let reset = move |_| send.emit(Action::Reset);
-    let others = Move::ALL.into_iter().filter(|m| !LESSON.contains(m));
+    // In a flow of several rounds, echoing round 1's ticket is the lesson's own move.
+    let several_rounds = props.lab.run.figure("round").as_u64() > Some(1);
+    let first: Vec<Move> = LESSON.into_iter().chain(several_rounds.then_some(Move::FirstTicket)).collect();
+    let others = Move::ALL.into_iter().filter(|m| !first.contains(m));
     let found = props.lab.found_the_clean_move();
     let replayed =
         props.lab.run.verdicts.iter().filter(|v| v.by == Move::SendTwice.id()).any(|v| v.answered.word() == "accepted");
     html! {
         <Region class="moves" heading="moves-title">
             <h2 id="moves-title">{ "Play a move" }</h2>
-            <p class="hint">{ "bob holds the ticket. Each move is a separate attempt on it, at its own time; only one gets through cleanly." }</p>
-            <ul class="move-list">{ for LESSON.into_iter().map(|m| button(m, &props.send)) }</ul>
+            <p class="hint">{ if several_rounds { HINT_ROUND_2 } else { HINT } }</p>
+            <ul class="move-list">{ for first.iter().map(|&m| button(m, &props.send)) }</ul>
             <details>
                 <summary>{ "More moves" }</summary>
                 <ul class="move-list">{ for others.map(|m| button(m, &props.send)) }</ul>

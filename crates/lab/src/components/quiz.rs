@@ -63,8 +63,8 @@ const QUESTIONS: [Question; 5] = [
             "Merge it with the previous one",
         ],
         right: 1,
-        why: "Clients MUST echo it exactly and MUST NOT inspect, parse or modify it. It is the server's private context, even when it happens to be readable.",
-        see: ("s=sealed", "See a sealed ticket the client cannot read"),
+        why: "Clients MUST echo it exactly and MUST NOT inspect, parse or modify it. It is the server's private context, even when it happens to be readable. In a flow of several rounds, each round brings a new one: echo the latest.",
+        see: ("s=book-seat", "Send round 1's ticket in round 2"),
     },
 ];
 

@@ -12,10 +12,11 @@ pub fn timeline_panel(props: &Panel) -> Html {
     if !props.lab.takes_moves() || verdicts.is_empty() {
         return html! {};
     }
+    let minted_ms = props.lab.run.figure("mintedAtMs").as_u64().unwrap_or(0);
     html! {
         <Region class="timeline-panel" heading="timeline-title">
             <h2 id="timeline-title">{ "Against the clock" }</h2>
-            <div class="diagram-scroll">{ timeline::diagram(verdicts, 120_000) }</div>
+            <div class="diagram-scroll">{ timeline::diagram(verdicts, minted_ms, 120_000) }</div>
             <table class="attempts">
                 <caption>{ "Attempts on the ticket" }</caption>
                 <thead><tr><th scope="col">{ "Move" }</th><th scope="col">{ "Time" }</th><th scope="col">{ "Token" }</th><th scope="col">{ "Replica" }</th><th scope="col">{ "Verdict" }</th></tr></thead>

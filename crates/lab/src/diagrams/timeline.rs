@@ -1,5 +1,5 @@
-//! The clock timeline, as in the lesson: minted at 0, expiry at 120 s, each attempt plotted
-//! at its time with its verdict.
+//! The clock timeline, as in the lesson: minted at 0 (or when round 2's ticket was), expiry
+//! 120 s later, each attempt plotted at its time with its verdict.
 
 use mrtr_sim::scenarios::{Answered, Verdict};
 use yew::prelude::*;
@@ -9,12 +9,13 @@ const WIDTH: i64 = 760;
 const LEFT: i64 = 40;
 const RIGHT: i64 = 40;
 
-/// The timeline for these attempts on a ticket that lives `ttl_ms`.
-pub fn diagram(verdicts: &[Verdict], ttl_ms: u64) -> Html {
-    let end = verdicts.iter().map(|v| v.at_ms).max().unwrap_or(0).max(ttl_ms + ttl_ms / 2).max(1);
+/// The timeline for these attempts on a ticket minted at `minted_ms` that lives `ttl_ms`.
+pub fn diagram(verdicts: &[Verdict], minted_ms: u64, ttl_ms: u64) -> Html {
+    let expires_ms = minted_ms + ttl_ms;
+    let end = verdicts.iter().map(|v| v.at_ms).max().unwrap_or(0).max(expires_ms + ttl_ms / 2).max(1);
     let x = |ms: u64| LEFT + ((WIDTH - LEFT - RIGHT) as u128 * ms as u128 / end as u128) as i64;
     let height = 110 + 22 * verdicts.len() as i64;
-    let expiry = x(ttl_ms);
+    let (minted, expiry) = (x(minted_ms), x(expires_ms));
     let points = verdicts.iter().enumerate().map(|(i, v)| {
         let (cx, cy) = (x(v.at_ms), 92 + 22 * i as i64);
         let passed = matches!(v.answered, Answered::Accepted { .. });
@@ -34,11 +35,11 @@ pub fn diagram(verdicts: &[Verdict], ttl_ms: u64) -> Html {
     html! {
         <svg class="timeline" viewBox={format!("0 0 {WIDTH} {height}")} role="img" aria-labelledby="tl-title tl-desc">
             <title id="tl-title">{ "Clock timeline" }</title>
-            <desc id="tl-desc">{ format!("The ticket is minted at 0 s and expires at {} s; {} attempts are plotted at their times with their verdicts, also listed in the attempts table.", ttl_ms / 1000, verdicts.len()) }</desc>
-            <rect class="tl-alive" x={x(0).to_string()} y="40" width={(expiry - x(0)).to_string()} height="12" />
+            <desc id="tl-desc">{ format!("The ticket is minted at {} s and expires at {} s; {} attempts are plotted at their times with their verdicts, also listed in the attempts table.", minted_ms / 1000, expires_ms / 1000, verdicts.len()) }</desc>
+            <rect class="tl-alive" x={minted.to_string()} y="40" width={(expiry - minted).to_string()} height="12" />
             <rect class="tl-dead" x={expiry.to_string()} y="40" width={(x(end) - expiry).to_string()} height="12" />
-            <text x={x(0).to_string()} y="30">{ "minted, 0 s" }</text>
-            <text x={expiry.to_string()} y="30" text-anchor="middle">{ format!("expires, {} s", ttl_ms / 1000) }</text>
+            <text x={minted.to_string()} y="30">{ format!("minted, {} s", minted_ms / 1000) }</text>
+            <text x={expiry.to_string()} y="30" text-anchor="middle">{ format!("expires, {} s", expires_ms / 1000) }</text>
             <line class="tl-expiry" x1={expiry.to_string()} y1="34" x2={expiry.to_string()} y2={height.to_string()} />
             { for points }
         </svg>
