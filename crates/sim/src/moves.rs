@@ -148,7 +148,7 @@ impl Move {
             Move::OtherPrincipal => "alice got hold of bob's ticket and sends the retry with her own bearer token.",
             Move::TooLate => "bob sends the honest retry 5 minutes after the ticket was minted; it lives 120 s.",
             Move::SendTwice => "The exact same retry line again: a replay of a request that already worked.",
-            Move::OtherArguments => "The ticket from the staging request, attached to a deploy to prod.",
+            Move::OtherArguments => "The ticket attached to the same tool with other arguments: a deploy to prod instead of staging, 20 tickets instead of 2, another flight.",
             Move::OtherTool => "The ticket attached to a call of a different tool.",
             Move::OtherMethod => "The ticket attached to a prompts/get request.",
             Move::Hello => "The word hello where the ticket should be.",

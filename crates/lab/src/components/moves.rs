@@ -18,7 +18,8 @@ const LESSON: [Move; 8] = [
     Move::Hello,
 ];
 
-const HINT: &str = "bob holds the ticket. Each move is a separate attempt on it, at its own time; only one gets through cleanly.";
+const HINT: &str =
+    "bob holds the ticket. Each move is a separate attempt on it, at its own time; only one gets through cleanly.";
 const HINT_ROUND_2: &str = "bob holds round 2's ticket, and still has round 1's. Each move is a separate attempt, at its own time; only one gets through cleanly.";
 
 fn button(by: Move, send: &Callback<Action>) -> Html {

@@ -112,7 +112,14 @@ impl Prepared {
     }
 
     /// Plays the call up to its `round`-th question before the moves (see [`situation_in_round`]).
-    fn in_round(id: &'static str, mut world: World, method: &str, params: Value, round: usize, moves: &[Move]) -> Prepared {
+    fn in_round(
+        id: &'static str,
+        mut world: World,
+        method: &str,
+        params: Value,
+        round: usize,
+        moves: &[Move],
+    ) -> Prepared {
         let situation = situation_in_round(&mut world, method, params, round);
         let verdicts = situation.as_ref().map(|s| play(&mut world, s, moves)).unwrap_or_default();
         let mut figures_so_far = Map::new();

@@ -15,7 +15,8 @@ pub const SEAT_PRICE_CENTS: i64 = 24_000;
 pub const BOOK_SEAT: Tool = Tool {
     name: "book_seat",
     title: "Book a seat",
-    description: "Two questions, two rounds: which seat, then whether to pay for it. The second ticket carries the seat.",
+    description:
+        "Two questions, two rounds: which seat, then whether to pay for it. The second ticket carries the seat.",
     schema: || json!({"type": "object", "properties": {"flight": {"type": "string"}}, "required": ["flight"]}),
     run,
 };
@@ -32,7 +33,9 @@ fn run(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -
             None => return Step::Asked,
             Some(answer @ Answer::Accept(_)) => match answer.text_field("seat").filter(|s| SEATS.contains(s)) {
                 Some(seat) => seat.to_owned(),
-                None => return Step::Done(tool_error(format!("There is no such seat on {flight}: nothing was booked."))),
+                None => {
+                    return Step::Done(tool_error(format!("There is no such seat on {flight}: nothing was booked.")))
+                }
             },
             Some(_) => return Step::Done(text("No seat was chosen: nothing was booked.")),
         },
@@ -42,7 +45,10 @@ fn run(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -
     match round.answer("pay", &[Ask::confirm(&question, "pay")]) {
         None => Step::Asked,
         Some(answer) if answer.flag("pay") == Some(true) => {
-            fx.record(format!("booked seat {seat} on {flight} for {}", money(SEAT_PRICE_CENTS)), Some(SEAT_PRICE_CENTS));
+            fx.record(
+                format!("booked seat {seat} on {flight} for {}", money(SEAT_PRICE_CENTS)),
+                Some(SEAT_PRICE_CENTS),
+            );
             Step::Done(text_with(
                 format!("Seat {seat} on {flight} is booked: {} charged.", money(SEAT_PRICE_CENTS)),
                 json!({"seat": seat, "charged": SEAT_PRICE_CENTS as f64 / 100.0}),
