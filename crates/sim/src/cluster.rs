@@ -332,7 +332,11 @@ impl Cluster {
             trace.push(now, lane, lane, Kind::Note, note.clone());
         }
         if let Some(response) = &handled.response {
-            trace.wire(now, lane, Actor::Client, Kind::Response, describe_response(response), jsonrpc::line(response));
+            let mut summary = describe_response(response);
+            if let Some(ticket) = response.pointer("/result/requestState").and_then(Value::as_str) {
+                summary = format!("{summary} {}", trace.name_new_ticket(ticket));
+            }
+            trace.wire(now, lane, Actor::Client, Kind::Response, summary, jsonrpc::line(response));
         }
         Delivery {
             replica: Some(replica),

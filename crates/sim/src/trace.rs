@@ -99,9 +99,29 @@ pub struct Event {
 pub struct Trace {
     /// The events.
     pub events: Vec<Event>,
+    /// Every ticket a server handed out so far, in order: what [`Trace::ticket_name`] counts.
+    #[serde(skip)]
+    tickets: Vec<String>,
 }
 
 impl Trace {
+    /// Names a ticket a server just handed out, `T1`, `T2`, … in the order they were given.
+    pub fn name_new_ticket(&mut self, ticket: &str) -> String {
+        if !self.tickets.iter().any(|t| t == ticket) {
+            self.tickets.push(ticket.to_owned());
+        }
+        self.ticket_name(ticket)
+    }
+
+    /// The name of a ticket a client sent: `T1` for the first one a server gave, and so on,
+    /// or `(never issued)` for a string no server gave (an edit, a forgery).
+    pub fn ticket_name(&self, ticket: &str) -> String {
+        match self.tickets.iter().position(|t| t == ticket) {
+            Some(i) => format!("T{}", i + 1),
+            None => "(never issued)".to_owned(),
+        }
+    }
+
     /// Appends an event and returns its position.
     pub fn push(&mut self, at_ms: u64, from: Actor, to: Actor, kind: Kind, summary: impl Into<String>) -> usize {
         let seq = self.events.len();

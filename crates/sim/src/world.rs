@@ -111,7 +111,7 @@ impl World {
     pub fn send_line(&mut self, line: &str, bearer: Option<&str>) -> Delivery {
         let bearer = bearer.unwrap_or(&self.client.bearer).to_owned();
         let incoming = Incoming::read(line);
-        let summary = describe_request(&incoming, &bearer);
+        let summary = describe_request(&incoming, &bearer, &self.trace);
         self.trace.wire(self.now(), Actor::Client, Actor::Balancer, Kind::Request, summary, line.to_owned());
         self.cluster.deliver(&incoming, &bearer, &mut self.trace)
     }
@@ -182,8 +182,9 @@ impl World {
     }
 }
 
-/// A few words about a request line, for the diagrams.
-pub fn describe_request(incoming: &Incoming<'_>, bearer: &str) -> String {
+/// A few words about a request line, for the diagrams: the ticket it carries comes early
+/// (named as the trace names it), so a clipped label still shows it.
+pub fn describe_request(incoming: &Incoming<'_>, bearer: &str, trace: &Trace) -> String {
     let message = match &incoming.message {
         Some(Ok(message)) => message,
         Some(Err(_)) => return format!("{bearer} · not JSON ({} bytes)", incoming.line.len()),
@@ -198,15 +199,13 @@ pub fn describe_request(incoming: &Incoming<'_>, bearer: &str) -> String {
         .map(|t| format!(" {t}"))
         .unwrap_or_default();
     let args = params.and_then(|p| p.get("arguments")).map(|a| format!(" {a}")).unwrap_or_default();
-    let mut extras = Vec::new();
-    if params.is_some_and(|p| p.get("inputResponses").is_some()) {
-        extras.push("answers");
-    }
-    if params.is_some_and(|p| p.get("requestState").is_some()) {
-        extras.push("ticket");
-    }
-    let extras = if extras.is_empty() { String::new() } else { format!(" + {}", extras.join(" + ")) };
-    format!("{bearer} · id {id} · {method}{target}{args}{extras}")
+    let ticket = match params.and_then(|p| p.get("requestState")) {
+        None => String::new(),
+        Some(Value::String(ticket)) => format!(" · ticket {}", trace.ticket_name(ticket)),
+        Some(_) => " · ticket (not a string)".to_owned(),
+    };
+    let answers = if params.is_some_and(|p| p.get("inputResponses").is_some()) { " + answers" } else { "" };
+    format!("{bearer} · id {id}{ticket} · {method}{target}{args}{answers}")
 }
 
 /// A few words about a response (re-exported for the front end).
@@ -230,6 +229,30 @@ mod tests {
         assert_eq!(response["id"], Value::Null);
         let sent = &world.trace.events.iter().find(|e| e.kind == Kind::Request).expect("the request").summary;
         assert_eq!(sent, &format!("bob-token · {} bytes, too long to read", line.len()));
+    }
+
+    #[test]
+    fn tickets_are_named_in_the_order_servers_gave_them_and_a_string_none_gave_is_called_so() {
+        let mut world = World::new(ClusterConfig::default());
+        let first =
+            world.client.request("tools/call", serde_json::json!({"name": "deploy", "arguments": {"env": "staging"}}));
+        let ticket = world.send(&first, None).response.expect("a response")["result"]["requestState"].clone();
+        let ticket = ticket.as_str().expect("a ticket");
+        for sent in [ticket, "v1.e30.AAAA"] {
+            let retry = world.client.retry(&first, Map::new(), Some(sent));
+            world.send(&retry, None);
+        }
+        let summaries: Vec<&str> = world
+            .trace
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, Kind::Request | Kind::Response))
+            .map(|e| e.summary.as_str())
+            .collect();
+        assert!(summaries[1].ends_with("+ requestState T1"), "{}", summaries[1]);
+        assert!(summaries[2].starts_with("bob-token · id 1 · ticket T1 · tools/call deploy"), "{}", summaries[2]);
+        assert!(summaries[3].ends_with("+ requestState T2"), "asked again, with a new ticket: {}", summaries[3]);
+        assert!(summaries[4].starts_with("bob-token · id 2 · ticket (never issued) · "), "{}", summaries[4]);
     }
 
     #[test]
