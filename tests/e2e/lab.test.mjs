@@ -84,6 +84,10 @@ export const tests = {
     const row = await page.locator('[data-check="answer"]').textContent();
     ok(row.includes("no usable answer for seat"), row);
     await page.locator(".wire pre").last().filter({ hasText: "Which seat on LX318?" }).waitFor();
+    // The sequence names the tickets: round 2 answered with T2, the stale retry carries T1.
+    const steps = await page.locator(".seq-text li").allTextContents();
+    ok(steps.some((s) => s.includes("input_required: asks pay + requestState T2")), steps.join("\n"));
+    ok(steps.at(-3).includes("id 3 · ticket T1 · tools/call book_seat"), steps.join("\n"));
     await page.getByRole("radio", { name: "shared by A and B" }).check();
     equal(await failedCheck(page), "single-use", "the honest round 2 spent round 1's ticket");
     noProblems(page);
