@@ -88,6 +88,7 @@ export const tests = {
     const steps = await page.locator(".seq-text li").allTextContents();
     ok(steps.some((s) => s.includes("input_required: asks pay + requestState T2")), steps.join("\n"));
     ok(steps.at(-3).includes("id 3 · ticket T1 · tools/call book_seat"), steps.join("\n"));
+    await page.locator("table.attempts tr").filter({ hasText: "Echo round 1's ticket" }).filter({ hasText: "T1" }).waitFor();
     await page.getByRole("radio", { name: "shared by A and B" }).check();
     equal(await failedCheck(page), "single-use", "the honest round 2 spent round 1's ticket");
     noProblems(page);

@@ -104,7 +104,7 @@ impl LabEvent {
                 let outcome = verdict.answered.word();
                 json!({
                     "scenario": scenario, "by": verdict.by, "title": verdict.title, "atMs": verdict.at_ms,
-                    "bearer": verdict.bearer, "accepted": accepted, "outcome": outcome, "check": check,
+                    "bearer": verdict.bearer, "ticket": verdict.ticket, "accepted": accepted, "outcome": outcome, "check": check,
                     "code": code, "message": message,
                     "statement": statement(
                         VERB_ATTEMPTED,

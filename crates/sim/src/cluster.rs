@@ -130,6 +130,9 @@ pub struct Delivery {
     pub checks: Option<Report>,
     /// Whether the answers came with the ticket, when the ticket passed.
     pub answers: Option<AnswerCheck>,
+    /// The ticket the request carried, named as the trace names tickets (`T1`,
+    /// `(never issued)`, …); the world fills it in.
+    pub ticket: Option<String>,
 }
 
 /// Two replicas behind a balancer, sharing a key, with a ledger and a virtual clock.
@@ -280,7 +283,7 @@ impl Cluster {
         let replica = self.route();
         let lane = replica.actor();
         trace.push(now, Actor::Balancer, lane, Kind::Route, format!("routes to {}", replica.name()));
-        let nothing = Delivery { replica: None, response: None, checks: None, answers: None };
+        let nothing = Delivery { replica: None, response: None, checks: None, answers: None, ticket: None };
         if !self.is_up(replica) {
             trace.push(
                 now,
@@ -343,6 +346,7 @@ impl Cluster {
             response: handled.response,
             checks: handled.checks,
             answers: handled.answers,
+            ticket: None,
         }
     }
 }

@@ -111,9 +111,11 @@ impl World {
     pub fn send_line(&mut self, line: &str, bearer: Option<&str>) -> Delivery {
         let bearer = bearer.unwrap_or(&self.client.bearer).to_owned();
         let incoming = Incoming::read(line);
-        let summary = describe_request(&incoming, &bearer, &self.trace);
+        let ticket = ticket_sent(&incoming, &self.trace);
+        let summary = describe_request(&incoming, &bearer, ticket.as_deref());
         self.trace.wire(self.now(), Actor::Client, Actor::Balancer, Kind::Request, summary, line.to_owned());
-        self.cluster.deliver(&incoming, &bearer, &mut self.trace)
+        let delivery = self.cluster.deliver(&incoming, &bearer, &mut self.trace);
+        Delivery { ticket, ..delivery }
     }
 
     /// The person answers every embedded request, taking their time; `None` when the host
@@ -182,9 +184,19 @@ impl World {
     }
 }
 
-/// A few words about a request line, for the diagrams: the ticket it carries comes early
-/// (named as the trace names it), so a clipped label still shows it.
-pub fn describe_request(incoming: &Incoming<'_>, bearer: &str, trace: &Trace) -> String {
+/// The name of the ticket a request line carries, as the trace names tickets; `None` when it
+/// carries none (or is not JSON).
+fn ticket_sent(incoming: &Incoming<'_>, trace: &Trace) -> Option<String> {
+    let message = incoming.message.as_ref()?.as_ref().ok()?;
+    match message.get("params")?.get("requestState")? {
+        Value::String(ticket) => Some(trace.ticket_name(ticket)),
+        _ => Some("(not a string)".to_owned()),
+    }
+}
+
+/// A few words about a request line, for the diagrams: the ticket it carries (its name from
+/// [`Trace::ticket_name`]) comes early, so a clipped label still shows it.
+pub fn describe_request(incoming: &Incoming<'_>, bearer: &str, ticket: Option<&str>) -> String {
     let message = match &incoming.message {
         Some(Ok(message)) => message,
         Some(Err(_)) => return format!("{bearer} · not JSON ({} bytes)", incoming.line.len()),
@@ -199,11 +211,7 @@ pub fn describe_request(incoming: &Incoming<'_>, bearer: &str, trace: &Trace) ->
         .map(|t| format!(" {t}"))
         .unwrap_or_default();
     let args = params.and_then(|p| p.get("arguments")).map(|a| format!(" {a}")).unwrap_or_default();
-    let ticket = match params.and_then(|p| p.get("requestState")) {
-        None => String::new(),
-        Some(Value::String(ticket)) => format!(" · ticket {}", trace.ticket_name(ticket)),
-        Some(_) => " · ticket (not a string)".to_owned(),
-    };
+    let ticket = ticket.map(|name| format!(" · ticket {name}")).unwrap_or_default();
     let answers = if params.is_some_and(|p| p.get("inputResponses").is_some()) { " + answers" } else { "" };
     format!("{bearer} · id {id}{ticket} · {method}{target}{args}{answers}")
 }

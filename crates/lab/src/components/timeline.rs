@@ -19,7 +19,7 @@ pub fn timeline_panel(props: &Panel) -> Html {
             <div class="diagram-scroll">{ timeline::diagram(verdicts, minted_ms, 120_000) }</div>
             <table class="attempts">
                 <caption>{ "Attempts on the ticket" }</caption>
-                <thead><tr><th scope="col">{ "Move" }</th><th scope="col">{ "Time" }</th><th scope="col">{ "Token" }</th><th scope="col">{ "Replica" }</th><th scope="col">{ "Verdict" }</th></tr></thead>
+                <thead><tr><th scope="col">{ "Move" }</th><th scope="col">{ "Time" }</th><th scope="col">{ "Ticket" }</th><th scope="col">{ "Token" }</th><th scope="col">{ "Replica" }</th><th scope="col">{ "Verdict" }</th></tr></thead>
                 <tbody>
                     { for verdicts.iter().map(|v| {
                         let passed = matches!(v.answered, Answered::Accepted { .. });
@@ -27,6 +27,7 @@ pub fn timeline_panel(props: &Panel) -> Html {
                             <tr>
                                 <td>{ v.title.clone() }</td>
                                 <td>{ mrtr_ticket::secs(v.at_ms) }</td>
+                                <td>{ v.ticket.as_deref().unwrap_or("none") }</td>
                                 <td>{ v.bearer.clone() }</td>
                                 <td>{ v.replica.map_or("–", |r| r.name()) }</td>
                                 <td class={if passed { "verdict-pass" } else { "verdict-fail" }}>

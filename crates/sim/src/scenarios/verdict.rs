@@ -81,6 +81,8 @@ pub struct Verdict {
     pub checks: Option<Report>,
     /// Whether the answers came with the ticket (when the ticket passed).
     pub answers: Option<AnswerCheck>,
+    /// Which ticket it carried, named as the trace names them (`T1`, `(never issued)`, …).
+    pub ticket: Option<String>,
     /// How the server answered.
     pub answered: Answered,
 }
@@ -103,6 +105,7 @@ impl Verdict {
             answered: Answered::of(&delivery),
             checks: delivery.checks,
             answers: delivery.answers,
+            ticket: delivery.ticket,
         }
     }
 }
