@@ -27,6 +27,14 @@ async function holdTheLab(page) {
   await page.route(/mrtr-lab-[0-9a-f]+\.js$/, async (route) => { await held; await route.continue(); });
   return release;
 }
+/** What axe finds wrong on the page, one line per rule. */
+async function axeViolations(page, root) {
+  await page.addScriptTag({ content: readFileSync(join(root, "node_modules/axe-core/axe.min.js"), "utf8") });
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes[0]?.target}`);
+  });
+}
 async function openMoves(page) {
   await page.getByText("More moves").click();
 }
@@ -185,7 +193,6 @@ export const tests = {
   },
 
   async "every scenario has no axe violations, and a screenshot"(ctx) {
-    const axe = readFileSync(join(ctx.root, "node_modules/axe-core/axe.min.js"), "utf8");
     const ids = await (async () => {
       const page = await ctx.openPage();
       const names = await page.getByRole("navigation", { name: "Scenarios" }).getByRole("button").allTextContents();
@@ -201,12 +208,7 @@ export const tests = {
           await play(page, "Honest retry");
           await play(page, "alice replays bob's ticket");
         }
-        await page.addScriptTag({ content: axe });
-        const result = await page.evaluate(async () => {
-          const r = await window.axe.run(document, { resultTypes: ["violations"] });
-          return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes[0]?.target}`);
-        });
-        equal(result, [], `${name} (${colorScheme}): axe violations`);
+        equal(await axeViolations(page, ctx.root), [], `${name} (${colorScheme}): axe violations`);
         const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
         await ctx.screenshot(page, `${String(i + 1).padStart(2, "0")}-${slug}${colorScheme === "dark" ? "-dark" : ""}`);
         noProblems(page);
@@ -268,6 +270,9 @@ export const tests = {
     await play(page, "Honest retry");
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     ok(overflow <= 1, `the page is ${overflow}px wider than the phone`);
+    // The diagrams and the attempts table scroll sideways inside their panels: by keyboard too.
+    await page.locator(".timeline-panel table.attempts").waitFor();
+    equal(await axeViolations(page, ctx.root), [], "axe violations on a phone");
     await ctx.screenshot(page, "phone-misuse");
     noProblems(page);
     await page.context().close();

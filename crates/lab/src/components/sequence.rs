@@ -25,7 +25,7 @@ pub fn sequence_panel(props: &Panel) -> Html {
                     <button type="button" class="secondary" onclick={act(Action::ShowAll)}>{ "Show all" }</button>
                 </div>
             </div>
-            <div class="diagram-scroll">{ sequence::diagram(&events[..shown]) }</div>
+            <div class="scroll-x" tabindex="0">{ sequence::diagram(&events[..shown]) }</div>
             <details>
                 <summary>{ "The diagram as text" }</summary>
                 { sequence::text_twin(&events[..shown]) }

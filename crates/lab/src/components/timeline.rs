@@ -16,28 +16,30 @@ pub fn timeline_panel(props: &Panel) -> Html {
     html! {
         <Region class="timeline-panel" heading="timeline-title">
             <h2 id="timeline-title">{ "Against the clock" }</h2>
-            <div class="diagram-scroll">{ timeline::diagram(verdicts, minted_ms, 120_000) }</div>
-            <table class="attempts">
-                <caption>{ "Attempts on the ticket" }</caption>
-                <thead><tr><th scope="col">{ "Move" }</th><th scope="col">{ "Time" }</th><th scope="col">{ "Ticket" }</th><th scope="col">{ "Token" }</th><th scope="col">{ "Replica" }</th><th scope="col">{ "Verdict" }</th></tr></thead>
-                <tbody>
-                    { for verdicts.iter().map(|v| {
-                        let passed = matches!(v.answered, Answered::Accepted { .. });
-                        html! {
-                            <tr>
-                                <td>{ v.title.clone() }</td>
-                                <td>{ mrtr_ticket::secs(v.at_ms) }</td>
-                                <td>{ v.ticket.as_deref().unwrap_or("none") }</td>
-                                <td>{ v.bearer.clone() }</td>
-                                <td>{ v.replica.map_or("–", |r| r.name()) }</td>
-                                <td class={if passed { "verdict-pass" } else { "verdict-fail" }}>
-                                    { format!("{} {}", if passed { "✓" } else { "✗" }, v.answered.word()) }
-                                </td>
-                            </tr>
-                        }
-                    }) }
-                </tbody>
-            </table>
+            <div class="scroll-x" tabindex="0">{ timeline::diagram(verdicts, minted_ms, 120_000) }</div>
+            <div class="scroll-x" tabindex="0">
+                <table class="attempts">
+                    <caption>{ "Attempts on the ticket" }</caption>
+                    <thead><tr><th scope="col">{ "Move" }</th><th scope="col">{ "Time" }</th><th scope="col">{ "Ticket" }</th><th scope="col">{ "Token" }</th><th scope="col">{ "Replica" }</th><th scope="col">{ "Verdict" }</th></tr></thead>
+                    <tbody>
+                        { for verdicts.iter().map(|v| {
+                            let passed = matches!(v.answered, Answered::Accepted { .. });
+                            html! {
+                                <tr>
+                                    <td>{ v.title.clone() }</td>
+                                    <td>{ mrtr_ticket::secs(v.at_ms) }</td>
+                                    <td>{ v.ticket.as_deref().unwrap_or("none") }</td>
+                                    <td>{ v.bearer.clone() }</td>
+                                    <td>{ v.replica.map_or("–", |r| r.name()) }</td>
+                                    <td class={if passed { "verdict-pass" } else { "verdict-fail" }}>
+                                        { format!("{} {}", if passed { "✓" } else { "✗" }, v.answered.word()) }
+                                    </td>
+                                </tr>
+                            }
+                        }) }
+                    </tbody>
+                </table>
+            </div>
         </Region>
     }
 }
