@@ -1,4 +1,7 @@
 // Small assertions with messages that say what was seen.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
 export function ok(value, message) {
   if (!value) throw new Error(message ?? `expected a truthy value, got ${value}`);
 }
@@ -18,4 +21,12 @@ export async function throwsWith(fn, text) {
 }
 export function noProblems(page) {
   equal(page.problems, [], "the page logged errors");
+}
+/** What axe finds wrong on the page (shadow roots included), one line per rule. */
+export async function axeViolations(page, root) {
+  await page.addScriptTag({ content: readFileSync(join(root, "node_modules/axe-core/axe.min.js"), "utf8") });
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes[0]?.target}`);
+  });
 }

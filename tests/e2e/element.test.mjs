@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "../../scripts/static-server.mjs";
-import { equal, noProblems, ok } from "./assert.mjs";
+import { axeViolations, equal, noProblems, ok } from "./assert.mjs";
 
 /** The html code block after `<!-- snippet: name -->` in README.md, pointed at `labUrl`. */
 function snippet(root, name, labUrl) {
@@ -222,12 +222,7 @@ export const tests = {
           const voucher = await page.locator("#voucher [role=status]").first().textContent();
           throw new Error(`no verdict in the page's log after the click: log "${lms}", the lab says "${voucher}" (${error.message})`);
         });
-      await page.addScriptTag({ content: readFileSync(join(ctx.root, "node_modules/axe-core/axe.min.js"), "utf8") });
-      const violations = await page.evaluate(async () => {
-        const r = await window.axe.run(document, { resultTypes: ["violations"] });
-        return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes[0]?.target}`);
-      });
-      equal(violations, [], `lesson page (${colorScheme}): axe violations, inside the labs too`);
+      equal(await axeViolations(page, ctx.root), [], `lesson page (${colorScheme}): axe violations, inside the labs too`);
       await ctx.screenshot(page, `lesson-${colorScheme}`);
       noProblems(page);
       await page.context().close();

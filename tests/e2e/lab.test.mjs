@@ -1,7 +1,5 @@
 // The lab in Chromium, used as a student uses it: by visible labels and roles.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { equal, noProblems, ok } from "./assert.mjs";
+import { axeViolations, equal, noProblems, ok } from "./assert.mjs";
 
 /** Waits until Yew has rendered what the last event scheduled (two animation frames). */
 const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -26,14 +24,6 @@ async function holdTheLab(page) {
   const held = new Promise((r) => { release = r; });
   await page.route(/mrtr-lab-[0-9a-f]+\.js$/, async (route) => { await held; await route.continue(); });
   return release;
-}
-/** What axe finds wrong on the page, one line per rule. */
-async function axeViolations(page, root) {
-  await page.addScriptTag({ content: readFileSync(join(root, "node_modules/axe-core/axe.min.js"), "utf8") });
-  return page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes[0]?.target}`);
-  });
 }
 async function openMoves(page) {
   await page.getByText("More moves").click();
