@@ -87,6 +87,16 @@ export const tests = {
     ok(steps.some((s) => s.includes("input_required: asks pay + requestState T2")), steps.join("\n"));
     ok(steps.at(-3).includes("id 3 · ticket T1 · tools/call book_seat"), steps.join("\n"));
     await page.locator("table.attempts tr").filter({ hasText: "Echo round 1's ticket" }).filter({ hasText: "T1" }).waitFor();
+    // Round 1's ticket in the editor: its payload carries no seat; sent as your attempt, the
+    // server asks for the seat again.
+    await page.getByRole("button", { name: "Use round 1's ticket" }).click();
+    await settle(page);
+    equal(await page.getByLabel("data", { exact: true }).inputValue(), "{}", "round 1's ticket carries no seat");
+    const yours = await status(page);
+    ok(yours.includes("Your attempt") && yours.includes("the server asked again"), yours);
+    await page.getByRole("button", { name: "Back to the server's ticket" }).click();
+    await settle(page);
+    ok((await page.getByLabel("data", { exact: true }).inputValue()).includes('"seat":"14C"'), "round 2's carries it");
     await page.getByRole("radio", { name: "shared by A and B" }).check();
     equal(await failedCheck(page), "single-use", "the honest round 2 spent round 1's ticket");
     noProblems(page);

@@ -44,6 +44,10 @@ pub fn editor(props: &Panel) -> Html {
         let send = props.send.clone();
         Callback::from(move |_: MouseEvent| send.emit(action.clone()))
     };
+    // In a flow of two rounds, round 1's ticket is one click away: its payload lacks what
+    // round 2's carries.
+    let first_ticket =
+        props.lab.run.figure("firstTicket").as_str().map(|first| act(Action::EditTicket(first.to_owned())));
     let copy_ticket = {
         let ticket = ticket.clone();
         Callback::from(move |_: MouseEvent| copy(&ticket))
@@ -107,6 +111,9 @@ pub fn editor(props: &Panel) -> Html {
                 <button type="button" onclick={act(Action::FlipAt(at))}>{ "Change the character there" }</button>
                 <button type="button" onclick={act(Action::Resign)}>{ "Re-sign with a wrong key" }</button>
                 <button type="button" class="secondary" onclick={act(Action::ResetAttempt)}>{ "Back to the server's ticket" }</button>
+                if let Some(onclick) = first_ticket {
+                    <button type="button" class="secondary" {onclick}>{ "Use round 1's ticket" }</button>
+                }
                 <button type="button" class="secondary" onclick={copy_ticket}>{ "Copy ticket" }</button>
             </div>
         </Region>

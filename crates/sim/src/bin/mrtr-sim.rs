@@ -157,12 +157,13 @@ fn print_raw(run: &Run) {
         println!("# verdicts");
         for v in &run.verdicts {
             let replica = v.replica.map_or("-", |r| r.name());
-            println!("  {:<22} {:>8}  {:<9}  {}", v.by, secs(v.at_ms), replica, v.answered.word());
+            let ticket = v.ticket.as_deref().unwrap_or("no ticket");
+            println!("  {:<22} {:>8}  {:<9}  {:<14}  {}", v.by, secs(v.at_ms), replica, ticket, v.answered.word());
         }
     }
     println!("# figures");
     for (name, value) in &run.figures {
-        if name != "ticket" {
+        if !matches!(name.as_str(), "ticket" | "firstTicket") {
             println!("  {name}: {value}");
         }
     }

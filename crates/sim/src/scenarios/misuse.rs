@@ -129,6 +129,9 @@ impl Prepared {
                 figures_so_far.insert("payloadReadable".into(), inspect(&s.ticket).payload.is_some().into());
                 figures_so_far.insert("mintedOn".into(), s.minted_on.map(|r| r.name()).into());
                 figures_so_far.insert("round".into(), s.round.into());
+                if s.round > 1 {
+                    figures_so_far.insert("firstTicket".into(), s.first_ticket.clone().into());
+                }
                 figures_so_far.insert("mintedAtMs".into(), s.minted_at.into());
             }
             Err(why) => {
