@@ -41,6 +41,24 @@ export const tests = {
     await page.context().close();
   },
 
+  async "a long campaign leaves the page responsive, its progress bar moving"(ctx) {
+    const page = await ctx.openPage("#deploy");
+    const panel = page.getByRole("region", { name: "Attack at scale" });
+    await panel.getByRole("spinbutton", { name: "Moves" }).fill("300000");
+    await panel.getByRole("button", { name: "Run the campaign" }).click();
+    // The page answers between slices: each of these reads is a task of its own, run while
+    // the campaign is still going, and it sees the bar part-way.
+    const seen = [];
+    for (let i = 0; i < 200 && !seen.some((v) => v > 0 && v < 300000); i++) {
+      seen.push(await page.evaluate(() => Number(document.querySelector(".campaign progress").value)));
+    }
+    ok(seen.some((v) => v > 0 && v < 300000), `the progress bar part-way while running: ${seen.slice(0, 8).join(", ")}…`);
+    await panel.getByRole("button", { name: "Run the campaign" }).waitFor({ timeout: 60000 });
+    equal(await panel.locator("progress").getAttribute("value"), "300000", "and full at the end");
+    noProblems(page);
+    await page.context().close();
+  },
+
   async "a challenge detects success, gives hints, and explains the impossible one"(ctx) {
     const page = await ctx.openPage("#deploy");
     const panel = page.getByRole("region", { name: /Challenges/ });

@@ -1,5 +1,5 @@
 //! Attack at scale: thousands of random malicious moves against the current server set-up,
-//! run in chunks so the page never freezes, with a histogram of the check that stopped each.
+//! run in slices of a few tens of milliseconds so the page never freezes, with a histogram of the check that stopped each.
 
 use super::region::Region;
 use crate::state::Lab;
@@ -10,8 +10,12 @@ use std::time::Duration;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// Moves per chunk between two repaints.
-const CHUNK: u64 = 2_000;
+/// Moves played between two looks at the clock.
+const BATCH: u64 = 256;
+/// How long the campaign holds the page before it lets it repaint (and take input): well
+/// under the 50 ms at which a task starts to feel like a freeze, and long enough that the
+/// repaints and the yields between slices cost little of a run.
+const SLICE_MS: f64 = 30.0;
 
 /// Props of [`CampaignPanel`].
 #[derive(Properties, PartialEq, Debug)]
@@ -53,9 +57,12 @@ pub fn campaign_panel(props: &Props) -> Html {
                 let started = now_ms();
                 let mut played = 0;
                 while played < count {
-                    let step = CHUNK.min(count - played);
-                    campaign.borrow_mut().play(step);
-                    played += step;
+                    let slice_started = now_ms();
+                    while played < count && now_ms() - slice_started < SLICE_MS {
+                        let step = BATCH.min(count - played);
+                        campaign.borrow_mut().play(step);
+                        played += step;
+                    }
                     let snapshot = Progress {
                         running: played < count,
                         histogram: campaign.borrow().histogram().clone(),
