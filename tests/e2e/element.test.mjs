@@ -208,12 +208,13 @@ export const tests = {
     await page.done();
   },
 
-  async "the sample lesson page: two labs and a ticket in prose, readable in both themes"(ctx) {
+  async "the sample lesson page: three labs and a ticket in prose, readable in both themes"(ctx) {
     for (const colorScheme of ["light", "dark"]) {
       const page = await ctx.openPage("lesson.html", { colorScheme });
       await page.waitForFunction(() => [...document.querySelectorAll("mrtr-lab")].every((e) => e.shadowRoot.querySelector("[role=status]")));
-      equal(await page.locator("mrtr-lab").count(), 2);
+      equal(await page.locator("mrtr-lab").count(), 3);
       await page.locator("mrtr-ticket").getByRole("status").waitFor();
+      ok((await status(page, "rounds")).includes("asked again"), "round 1's ticket takes the server back to the first question");
       await page.locator("#voucher").getByRole("button", { name: "Honest retry", exact: true }).click();
       await page.waitForFunction(() => document.getElementById("lms").textContent.includes("attempted"), null, { timeout: 10_000 })
         .catch(async (error) => {
