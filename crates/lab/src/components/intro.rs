@@ -34,10 +34,12 @@ pub fn intro(props: &Props) -> Html {
             <p>{ scenario.teaches }</p>
             <p class="rule"><strong>{ "The rule: " }</strong>{ scenario.rule }</p>
             if props.tools {
-                <button type="button" class="secondary" onclick={move |_| copy(&link)}>
-                    { "Copy link to this situation" }
-                </button>
-                <super::session::Session lab={props.lab.clone()} send={props.send.clone()} />
+                <div class="situation-tools">
+                    <button type="button" class="secondary" onclick={move |_| copy(&link)}>
+                        { "Copy link to this situation" }
+                    </button>
+                    <super::session::Session lab={props.lab.clone()} send={props.send.clone()} />
+                </div>
             } else {
                 <a class="open-whole" href={link} target="_blank" rel="noopener">{ "Open this situation in the whole lab ↗" }</a>
             }

@@ -70,7 +70,7 @@ pub fn session(props: &Panel) -> Html {
         })
     };
     html! {
-        <div class="session">
+        <>
             <button type="button" class="secondary" onclick={export}>{ "Export session (JSON)" }</button>
             <label class="import">
                 { "Import session " }
@@ -79,7 +79,7 @@ pub fn session(props: &Panel) -> Html {
             if let Some(why) = &*problem {
                 <p class="problems" role="alert">{ why.clone() }</p>
             }
-        </div>
+        </>
     }
 }
 
