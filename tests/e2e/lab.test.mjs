@@ -72,6 +72,8 @@ export const tests = {
     const page = await ctx.openPage("#book-seat");
     const stale = page.getByRole("button", { name: "Echo round 1's ticket", exact: true });
     ok(await stale.isVisible(), "a flow of two rounds lists the move first, not under More moves");
+    const titles = await page.locator(".moves .move-title").allTextContents();
+    equal(titles.slice(0, 2), ["Honest retry", "Echo round 1's ticket"], "right after the honest retry");
     await play(page, "Honest retry");
     ok((await status(page)).includes("accepted: Seat 14C on LX318 is booked"), await status(page));
     await play(page, "Echo round 1's ticket");
