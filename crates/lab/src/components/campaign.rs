@@ -1,5 +1,6 @@
 //! Attack at scale: thousands of random malicious moves against the current server set-up,
-//! run in slices of a few tens of milliseconds so the page never freezes, with a histogram of the check that stopped each.
+//! run in slices of a few tens of milliseconds so the page never freezes, with a histogram
+//! of the check that stopped each.
 
 use super::region::Region;
 use crate::state::Lab;
