@@ -197,6 +197,9 @@ pub struct OwnAttempt {
     pub arguments: Option<Value>,
     /// Send it to this replica instead of letting the balancer choose.
     pub replica: Option<Replica>,
+    /// The whole request, written by hand: sent exactly as it is, in place of the retry the
+    /// fields above build (only the time, the bearer token and the replica still apply).
+    pub line: Option<String>,
 }
 
 /// Where every move starts: bob's first call and what came back.
@@ -322,18 +325,25 @@ impl Situation {
         Attempt { by, at_ms, bearer, line }
     }
 
-    /// The student's own attempt, built from the honest retry.
+    /// The student's own attempt: the request they wrote, or the honest retry with the
+    /// parts they changed.
     pub fn own_attempt(&self, own: &OwnAttempt, client: &mut Client) -> Attempt {
-        let ticket = own.ticket.clone().unwrap_or_else(|| self.ticket.clone());
-        let mut retry = client.retry(&self.first, self.answers.clone(), Some(&ticket));
-        if let Some(arguments) = &own.arguments {
-            retry["params"]["arguments"] = arguments.clone();
-        }
+        let line = match &own.line {
+            Some(line) => line.clone(),
+            None => {
+                let ticket = own.ticket.clone().unwrap_or_else(|| self.ticket.clone());
+                let mut retry = client.retry(&self.first, self.answers.clone(), Some(&ticket));
+                if let Some(arguments) = &own.arguments {
+                    retry["params"]["arguments"] = arguments.clone();
+                }
+                jsonrpc::line(&retry)
+            }
+        };
         Attempt {
             by: Move::Honest,
             at_ms: self.minted_at + own.at_ms.unwrap_or(Move::Honest.default_at_s() * 1_000),
             bearer: own.bearer.clone().unwrap_or_else(|| client.bearer.clone()),
-            line: jsonrpc::line(&retry),
+            line,
         }
     }
 

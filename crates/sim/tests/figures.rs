@@ -275,6 +275,34 @@ fn the_students_own_attempt_is_checked_like_any_retry() {
     assert_eq!(on_a.verdicts[0].replica, Some(Replica::A));
 }
 
+#[test]
+fn a_request_written_by_hand_is_sent_exactly_as_written() {
+    use mrtr_sim::moves::OwnAttempt;
+    let prepared = scenarios::find("deploy")
+        .and_then(|s| s.prepare(&Options { moves: Some(vec![]), ..Options::default() }))
+        .expect("deploy prepares");
+    // Where writing starts: the line the attempt sends with nothing changed.
+    let honest = prepared.attempt_line(None).expect("a retry to start from");
+    let written = |line: &str| OwnAttempt { line: Some(line.to_owned()), ..OwnAttempt::default() };
+    let run = prepared.finish(Some(&written(&honest)));
+    assert_eq!(run.verdict_words(), ["accepted"]);
+    // Whitespace is the writer's own: the server reads JSON, not bytes.
+    let spaced = honest.replace(",\"", ", \"");
+    let run = prepared.finish(Some(&written(&spaced)));
+    assert_eq!(run.verdict_words(), ["accepted"]);
+    let sent = run.trace.events.iter().rev().find(|e| e.kind == mrtr_sim::trace::Kind::Request).expect("sent");
+    assert_eq!(sent.line.as_deref(), Some(spaced.as_str()), "the wire shows it as written");
+    // The ticket moved to a method that cannot take it; a broken line; an unknown method.
+    let listed = honest.replace("\"tools/call\"", "\"tools/list\"");
+    assert_eq!(prepared.finish(Some(&written(&listed))).verdict_words(), ["-32602"]);
+    assert_eq!(prepared.finish(Some(&written("{\"jsonrpc\": \"2.0\","))).verdict_words(), ["-32700"]);
+    let unknown = r#"{"jsonrpc":"2.0","id":9,"method":"tools/destroy"}"#;
+    assert_eq!(prepared.finish(Some(&written(unknown))).verdict_words(), ["-32601"]);
+    // The clock and the bearer token still apply to a written request.
+    let late = OwnAttempt { at_ms: Some(121_000), ..written(&honest) };
+    assert_eq!(prepared.finish(Some(&late)).verdict_words(), ["expiry"]);
+}
+
 fn run_own(attempt: mrtr_sim::moves::OwnAttempt) -> String {
     let run = run("deploy", Options { moves: Some(vec![]), attempt: Some(attempt), ..Options::default() });
     run.verdict_words().remove(0)

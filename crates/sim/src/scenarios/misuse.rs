@@ -146,6 +146,14 @@ impl Prepared {
         self
     }
 
+    /// The request the student's own attempt would send (`None` when the call never asked
+    /// for input): the starting point for writing one by hand.
+    pub fn attempt_line(&self, own: Option<&OwnAttempt>) -> Option<String> {
+        let situation = self.situation.as_ref().ok()?;
+        let mut client = self.world.client.clone();
+        Some(situation.own_attempt(own.unwrap_or(&OwnAttempt::default()), &mut client).line)
+    }
+
     /// The run, with the student's own attempt sent last when there is one.
     pub fn finish(&self, own: Option<&OwnAttempt>) -> Run {
         let mut world = self.world.clone();
