@@ -239,6 +239,31 @@ export const tests = {
     await again.context().close();
   },
 
+  async "a request written by hand goes out as written, the server answers it, and a link keeps it"(ctx) {
+    const page = await ctx.openPage("#deploy");
+    const box = page.getByLabel(/^Your request/);
+    const retry = await box.inputValue();
+    ok(retry.includes('"requestState"') && retry.includes('\n  "id"'), "it starts from the retry, laid out");
+    await box.fill(retry.replace('"tools/call"', '"tools/list"'));
+    ok((await status(page)).includes("refused with error -32602"), await status(page));
+    await page.locator(".answer pre").first().filter({ hasText: '"method": "tools/list"' }).waitFor();
+    // A broken request is answered too, with the parse error.
+    await box.fill('{"jsonrpc": "2.0", "id": ');
+    ok((await status(page)).includes("-32700"), await status(page));
+    await box.fill(retry.replace('"tools/call"', '"tools/list"'));
+    await page.waitForFunction(() => location.hash.includes("l=") && decodeURIComponent(location.hash).includes("tools/list"));
+    const link = page.url();
+    const said = await status(page);
+    await page.context().close();
+    const again = await ctx.openPage(link.slice(ctx.baseUrl.length));
+    equal(await status(again), said, "the link restores the written request's verdict");
+    equal(await again.getByLabel(/^Your request/).inputValue(), retry.replace('"tools/call"', '"tools/list"'), "and the request as written");
+    await again.getByRole("button", { name: "Back to the honest retry" }).click();
+    ok((await status(again)).includes("accepted"), await status(again));
+    noProblems(again);
+    await again.context().close();
+  },
+
   async "the theme a learner picks is the page's from the first paint of the next visit"(ctx) {
     const page = await ctx.openPage("#deploy");
     equal(await page.locator("html").getAttribute("data-theme"), "system", "a first visit follows the system");

@@ -1,5 +1,6 @@
 //! The whole situation in the URL fragment, so a teacher can link to it exactly:
-//! `#s=deploy&m=honest,other-principal&r=shared&p=signed&a=accept&t=…&c=121000&b=alice-token&x=B&e=prod`.
+//! `#s=deploy&m=honest,other-principal&r=shared&p=signed&a=accept&t=…&c=121000&b=alice-token&x=B&e=prod`,
+//! or with a request written by hand, `…&l=…`.
 //! The fragment never holds a secret: the lab's key is a lab key, and it is not in the link.
 
 use crate::state::{Action, Lab};
@@ -11,6 +12,8 @@ use serde_json::json;
 
 /// The longest edited ticket a link carries.
 pub const MAX_LINKED_TICKET: usize = 8 * 1024;
+/// The longest request written by hand a link carries.
+pub const MAX_LINKED_LINE: usize = 16 * 1024;
 
 fn record_id(r: RecordMode) -> &'static str {
     match r {
@@ -127,6 +130,9 @@ pub fn to_fragment(lab: &Lab) -> String {
         if let Some(env) = own.arguments.as_ref().and_then(|a| a.get("env")).and_then(|e| e.as_str()) {
             parts.push(format!("e={}", encode(env)));
         }
+        if let Some(line) = own.line.as_ref().filter(|l| l.len() <= MAX_LINKED_LINE) {
+            parts.push(format!("l={}", encode(line)));
+        }
     }
     parts.join("&")
 }
@@ -189,6 +195,8 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
         get("b").map(|b| Action::Bearer(b.to_owned())),
         pick(get("x"), &Replica::BOTH, replica_id, "replica", &mut ignored).map(|r| Action::Replica(Some(r))),
         get("e").map(|e| Action::Arguments(json!({"env": e}))),
+        // Last: a written request gives way to any part of the retry set before it.
+        get("l").map(|l| Action::EditLine(l.to_owned())),
     ];
     for action in actions.into_iter().flatten() {
         lab = lab.apply(action);
@@ -197,8 +205,8 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
 }
 
 /// The keys a situation has: scenario, moves, record, protection, reply; your attempt (its
-/// presence, ticket, clock, bearer, replica, env).
-const KEYS: [&str; 11] = ["s", "m", "r", "p", "a", "o", "t", "c", "b", "x", "e"];
+/// presence, ticket, clock, bearer, replica, env, the request written by hand).
+const KEYS: [&str; 12] = ["s", "m", "r", "p", "a", "o", "t", "c", "b", "x", "e", "l"];
 
 #[cfg(test)]
 mod tests {
@@ -219,6 +227,11 @@ mod tests {
         assert_eq!(restored.run.verdicts, lab.run.verdicts);
         assert_eq!(restored.own, lab.own);
         assert_eq!(to_fragment(&restored), to_fragment(&lab));
+        // A request written by hand, with every character a link must escape.
+        let written = lab.apply(Action::EditLine("{\"id\": 1,\n \"method\": \"tools/list\" & #é%".into()));
+        let restored = from_fragment(&to_fragment(&written));
+        assert_eq!(restored.own, written.own);
+        assert_eq!(restored.run.verdicts, written.run.verdicts);
     }
 
     #[test]

@@ -77,6 +77,8 @@ pub enum Action {
     Replica(Option<Replica>),
     /// Send your attempt with these arguments.
     Arguments(Value),
+    /// Send this request, written by hand, as your attempt (exactly as written).
+    EditLine(String),
     /// Go back to the ticket the server gave.
     ResetAttempt,
     /// Move the diagrams' cursor by this many events.
@@ -119,6 +121,15 @@ impl Lab {
     /// The ticket your attempt sends.
     pub fn attempt_ticket(&self) -> String {
         self.own.as_ref().and_then(|o| o.ticket.clone()).unwrap_or_else(|| self.minted_ticket().to_owned())
+    }
+
+    /// The request your attempt sends: the one written by hand, or the retry its parts build.
+    pub fn attempt_line(&self) -> String {
+        if let Some(line) = self.own.as_ref().and_then(|o| o.line.clone()) {
+            return line;
+        }
+        let prepared = self.prefix.0.as_ref().map(|(_, prepared)| prepared);
+        prepared.and_then(|p| p.attempt_line(self.own.as_ref())).unwrap_or_default()
     }
 
     /// The last attempt's verdict: what the checks panel shows.
@@ -168,6 +179,14 @@ impl Lab {
         self.own.get_or_insert_with(OwnAttempt::default)
     }
 
+    /// Your attempt, about to change a part of the retry it builds: a request written by
+    /// hand gives way to that retry.
+    fn own_parts_mut(&mut self) -> &mut OwnAttempt {
+        let own = self.own_mut();
+        own.line = None;
+        own
+    }
+
     /// Applies one action; the simulation runs again.
     pub fn apply(mut self, action: Action) -> Lab {
         match action {
@@ -186,26 +205,27 @@ impl Lab {
             Action::Record(record) => self.record = record,
             Action::Protect(mode) => self.mode = mode,
             Action::Reply(reply) => self.reply = reply,
-            Action::EditTicket(text) => self.own_mut().ticket = Some(text),
+            Action::EditTicket(text) => self.own_parts_mut().ticket = Some(text),
             Action::EditPayload(member, value) => {
                 let ticket = self.attempt_ticket();
                 if let Some(mut payload) = mrtr_ticket::inspect(&ticket).payload {
                     payload[member.as_str()] = value;
-                    self.own_mut().ticket = Some(with_payload(&ticket, &payload));
+                    self.own_parts_mut().ticket = Some(with_payload(&ticket, &payload));
                 }
             }
             Action::FlipAt(at) => {
                 let ticket = moves::flip_char_at(&self.attempt_ticket(), at);
-                self.own_mut().ticket = Some(ticket);
+                self.own_parts_mut().ticket = Some(ticket);
             }
             Action::Resign => {
                 let ticket = moves::resign_with_attacker_key(&self.attempt_ticket());
-                self.own_mut().ticket = Some(ticket);
+                self.own_parts_mut().ticket = Some(ticket);
             }
             Action::Clock(at_ms) => self.own_mut().at_ms = Some(at_ms),
             Action::Bearer(bearer) => self.own_mut().bearer = Some(bearer),
             Action::Replica(replica) => self.own_mut().replica = replica,
-            Action::Arguments(arguments) => self.own_mut().arguments = Some(arguments),
+            Action::Arguments(arguments) => self.own_parts_mut().arguments = Some(arguments),
+            Action::EditLine(line) => self.own_mut().line = Some(line),
             Action::ResetAttempt => self.own = Some(OwnAttempt::default()),
             Action::Step(delta) => {
                 let total = self.run.trace.events.len();
@@ -260,5 +280,21 @@ mod tests {
         let after = expense.clone().apply(Action::Play(Move::Honest));
         assert!(after.played.is_empty());
         assert_eq!(after.run, expense.run, "the scenario still shows its run");
+    }
+
+    #[test]
+    fn a_written_request_is_sent_until_a_part_of_the_retry_changes() {
+        let lab = Lab::open("deploy");
+        let honest = lab.attempt_line();
+        assert!(honest.contains("\"requestState\""), "{honest}");
+        let listed = lab.apply(Action::EditLine(honest.replace("tools/call", "tools/list")));
+        assert!(listed.attempt_line().contains("tools/list"));
+        assert_eq!(listed.latest().map(|v| v.answered.word()).as_deref(), Some("-32602"));
+        // The clock keeps it; an edit of the ticket builds the retry again.
+        let late = listed.apply(Action::Clock(9_000));
+        assert!(late.attempt_line().contains("tools/list"));
+        let edited = late.apply(Action::FlipAt(10));
+        assert!(edited.attempt_line().contains("tools/call"));
+        assert_eq!(edited.latest().map(|v| v.answered.word()).as_deref(), Some("signature"));
     }
 }

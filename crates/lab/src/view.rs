@@ -5,7 +5,7 @@
 use crate::components::{
     answer::Answer, campaign::CampaignPanel, challenges::Challenges, checks::Checks, controls::Controls,
     editor::Editor, figures::Figures, intro::Intro, ledger::LedgerPanel, moves::Moves, picker::Picker, quiz::Quiz,
-    sequence::Sequence, status::Status, timeline::Timeline, transcript::Transcript,
+    request::RequestWriter, sequence::Sequence, status::Status, timeline::Timeline, transcript::Transcript,
 };
 use crate::host::{Host, LabEvent};
 use crate::state::{Action, Lab};
@@ -165,6 +165,10 @@ pub fn lab_view(props: &Props) -> Html {
                     <Moves lab={settled.clone()} send={send.clone()} />
                     <Controls lab={settled.clone()} send={send.clone()} />
                     <Editor lab={settled.clone()} send={send.clone()} />
+                    // Below the editor, out of the first window: drawn a task later.
+                    if let Some(later) = later.clone() {
+                        <RequestWriter lab={later} send={send.clone()} />
+                    }
                 </div>
                 <div class="column results-column">
                     <Status lab={lab.clone()} send={send.clone()} />

@@ -14,6 +14,7 @@ pub mod moves;
 pub mod picker;
 pub mod quiz;
 pub mod region;
+pub mod request;
 pub mod sequence;
 pub mod session;
 pub mod status;

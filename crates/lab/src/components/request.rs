@@ -1,0 +1,46 @@
+//! Your attempt written by hand: the whole JSON-RPC request, in a box the learner can change
+//! as they like, sent exactly as written.
+
+use super::{region::Region, Panel};
+use crate::state::Action;
+use serde_json::Value;
+use web_sys::HtmlTextAreaElement;
+use yew::prelude::*;
+
+/// The request laid out on several lines when it is the retry the lab built; a request
+/// written by hand is shown exactly as written.
+fn shown(line: &str) -> String {
+    serde_json::from_str::<Value>(line).ok().and_then(|v| serde_json::to_string_pretty(&v).ok()).unwrap_or_default()
+}
+
+/// The request writer.
+#[component(RequestWriter)]
+pub fn request_writer(props: &Panel) -> Html {
+    if !props.lab.takes_moves() {
+        return html! {};
+    }
+    let written = props.lab.own.as_ref().is_some_and(|o| o.line.is_some());
+    let line = props.lab.attempt_line();
+    let text = if written { line } else { shown(&line) };
+    let send = props.send.clone();
+    let oninput = Callback::from(move |e: InputEvent| {
+        send.emit(Action::EditLine(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
+    });
+    let send = props.send.clone();
+    let rebuild = Callback::from(move |_: MouseEvent| send.emit(Action::ResetAttempt));
+    html! {
+        <Region class="request" heading="request-title">
+            <h2 id="request-title">{ "Write the request" }</h2>
+            <p class="hint">
+                { "Your attempt as one JSON-RPC request, sent exactly as you write it, with the bearer token, the clock and the replica chosen above. Change the method, drop inputResponses, reuse the first call's id, break the JSON: the server answers each. Editing the ticket builds the retry again." }
+            </p>
+            <label class="raw" for="request-line">{ if written { "Your request (as written)" } else { "Your request (the retry, laid out)" } }</label>
+            <textarea id="request-line" rows="14" spellcheck="false" value={text} {oninput} />
+            if written {
+                <div class="editor-actions">
+                    <button type="button" class="secondary" onclick={rebuild}>{ "Back to the honest retry" }</button>
+                </div>
+            }
+        </Region>
+    }
+}
