@@ -298,6 +298,11 @@ fn a_request_written_by_hand_is_sent_exactly_as_written() {
     assert_eq!(prepared.finish(Some(&written("{\"jsonrpc\": \"2.0\","))).verdict_words(), ["-32700"]);
     let unknown = r#"{"jsonrpc":"2.0","id":9,"method":"tools/destroy"}"#;
     assert_eq!(prepared.finish(Some(&written(unknown))).verdict_words(), ["-32601"]);
+    // The first call's id again: a new id is the client's duty, which a server that keeps
+    // no state cannot check.
+    let reused = honest.replacen("\"id\":2", "\"id\":0", 1);
+    assert_ne!(reused, honest);
+    assert_eq!(prepared.finish(Some(&written(&reused))).verdict_words(), ["accepted"]);
     // The clock and the bearer token still apply to a written request.
     let late = OwnAttempt { at_ms: Some(121_000), ..written(&honest) };
     assert_eq!(prepared.finish(Some(&late)).verdict_words(), ["expiry"]);

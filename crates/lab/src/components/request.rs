@@ -32,7 +32,7 @@ pub fn request_writer(props: &Panel) -> Html {
         <Region class="request" heading="request-title">
             <h2 id="request-title">{ "Write the request" }</h2>
             <p class="hint">
-                { "Your attempt as one JSON-RPC request, sent exactly as you write it, with the bearer token, the clock and the replica chosen above. Change the method, drop inputResponses, reuse the first call's id, break the JSON: the server answers each. Editing the ticket builds the retry again." }
+                { "Your attempt as one JSON-RPC request, sent exactly as you write it, with the bearer token, the clock and the replica chosen above. Change the method, drop inputResponses, break the JSON: the server answers each. (The first call's id goes through again: a new id is the client's duty, which a server that keeps no state cannot check.) Editing the ticket builds the retry again." }
             </p>
             <label class="raw" for="request-line">{ if written { "Your request (as written)" } else { "Your request (the retry, laid out)" } }</label>
             <textarea id="request-line" rows="14" spellcheck="false" value={text} {oninput} />
