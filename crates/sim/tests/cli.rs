@@ -37,6 +37,15 @@ fn a_move_changes_what_is_sent_and_json_prints_the_trace() {
 }
 
 #[test]
+fn a_request_written_by_hand_is_sent_after_the_moves() {
+    let (code, out, _) =
+        runner(&["deploy", "--move", "honest", "--send", r#"{"jsonrpc":"2.0","id":7,"method":"tools/destroy"}"#]);
+    assert_eq!(code, 0);
+    assert!(out.contains(r#"C->S balancer   {"jsonrpc":"2.0","id":7,"method":"tools/destroy"}"#), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("  your-attempt") && l.ends_with("-32601")), "{out}");
+}
+
+#[test]
 fn bad_arguments_get_a_clear_message_and_exit_code_2() {
     for (args, says) in [
         (vec!["nope"], "unknown scenario 'nope'"),
@@ -44,6 +53,8 @@ fn bad_arguments_get_a_clear_message_and_exit_code_2() {
         (vec!["deploy", "--record"], "--record needs a value"),
         (vec!["deploy", "--seed", "x"], "--seed takes a whole number"),
         (vec!["expense", "--move", "honest"], "plays no moves"),
+        (vec!["expense", "--send", "{}"], "plays no moves"),
+        (vec!["deploy", "--send"], "--send needs a value"),
         (vec![], "which scenario?"),
         (vec!["deploy", "--frobnicate"], "unknown option '--frobnicate'"),
     ] {

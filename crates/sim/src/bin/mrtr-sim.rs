@@ -4,10 +4,11 @@
 //! mrtr-sim deploy --move tamper-byte
 //! mrtr-sim --list
 //! mrtr-sim voucher --record off --json
+//! mrtr-sim deploy --move honest --send '{"jsonrpc":"2.0","id":0,"method":"tools/list"}'
 //! ```
 
 use mrtr_sim::cluster::{Balancing, RecordMode, Replica};
-use mrtr_sim::moves::Move;
+use mrtr_sim::moves::{Move, OwnAttempt};
 use mrtr_sim::person::Reply;
 use mrtr_sim::scenarios::{self, Options, Run, SCENARIOS};
 use mrtr_sim::trace::{Actor, Kind};
@@ -17,7 +18,7 @@ use std::process::ExitCode;
 const USAGE: &str =
     "usage: mrtr-sim <scenario> [--move ID]... [--record off|shared|per-replica] [--mode signed|sealed|unsigned]
                  [--reply accept|accept-no|decline|cancel] [--route round-robin|random|a|b]
-                 [--amount N] [--seed N] [--json]
+                 [--amount N] [--seed N] [--send REQUEST] [--json]
        mrtr-sim --list";
 
 fn main() -> ExitCode {
@@ -102,6 +103,8 @@ fn parse(args: &[String]) -> Result<Command, String> {
                     other => return Err(format!("--route takes round-robin, random, a or b, not '{other}'")),
                 })
             }
+            // Your own attempt after the moves: a request written by hand, sent as written.
+            "--send" => options.attempt = Some(OwnAttempt { line: Some(value("--send")?), ..OwnAttempt::default() }),
             "--seed" => {
                 let v = value("--seed")?;
                 options.seed = Some(v.parse().map_err(|_| format!("--seed takes a whole number, not '{v}'"))?);

@@ -252,7 +252,8 @@ pub fn run(id: &str, options: &Options) -> Result<Run, String> {
         let ids: Vec<&str> = SCENARIOS.iter().map(|s| s.id).collect();
         format!("unknown scenario '{id}'; known: {}", ids.join(", "))
     })?;
-    if options.moves.is_some() && !scenario.takes_moves() {
+    // Moves and an attempt of your own both need a ticket to play on.
+    if (options.moves.is_some() || options.attempt.is_some()) && !scenario.takes_moves() {
         let ids: Vec<&str> = SCENARIOS.iter().filter(|s| s.takes_moves()).map(|s| s.id).collect();
         return Err(format!("scenario '{id}' plays no moves; these do: {}", ids.join(", ")));
     }
