@@ -2,17 +2,13 @@
 
 use super::{copy, region::Region, Panel};
 use mrtr_sim::trace::Kind;
-use serde_json::Value;
 use yew::prelude::*;
 
 fn pretty(line: &str) -> String {
     if line.len() > super::SHOWN_LINE {
         return super::shown_line(line);
     }
-    serde_json::from_str::<Value>(line)
-        .ok()
-        .and_then(|v| serde_json::to_string_pretty(&v).ok())
-        .unwrap_or_else(|| line.to_owned())
+    super::laid_out(line).unwrap_or_else(|| line.to_owned())
 }
 
 /// The last request and response on the wire.

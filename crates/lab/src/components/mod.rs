@@ -50,6 +50,11 @@ pub fn shown_line(line: &str) -> String {
     format!("{}… ({} bytes in all: the copy button copies them all)", &line[..cut], line.len())
 }
 
+/// A JSON text laid out on several lines; `None` when it is not JSON.
+pub fn laid_out(json: &str) -> Option<String> {
+    serde_json::from_str::<serde_json::Value>(json).ok().and_then(|v| serde_json::to_string_pretty(&v).ok())
+}
+
 /// A link to a situation that opens it in this lab (on the lab's own page it also shows in
 /// the address bar; inside a lesson page it leaves the page's address alone).
 pub fn situation_link(host: Option<&crate::host::Host>, fragment: &str, text: &str, send: &Callback<Action>) -> Html {

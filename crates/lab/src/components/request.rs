@@ -1,17 +1,10 @@
 //! Your attempt written by hand: the whole JSON-RPC request, in a box the learner can change
 //! as they like, sent exactly as written.
 
-use super::{region::Region, Panel};
+use super::{laid_out, region::Region, Panel};
 use crate::state::Action;
-use serde_json::Value;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
-
-/// The request laid out on several lines when it is the retry the lab built; a request
-/// written by hand is shown exactly as written.
-fn shown(line: &str) -> String {
-    serde_json::from_str::<Value>(line).ok().and_then(|v| serde_json::to_string_pretty(&v).ok()).unwrap_or_default()
-}
 
 /// The request writer.
 #[component(RequestWriter)]
@@ -20,8 +13,10 @@ pub fn request_writer(props: &Panel) -> Html {
         return html! {};
     }
     let written = props.lab.own.as_ref().is_some_and(|o| o.line.is_some());
+    // The retry the lab built is laid out on several lines; a request written by hand is
+    // shown exactly as written.
     let line = props.lab.attempt_line();
-    let text = if written { line } else { shown(&line) };
+    let text = if written { line } else { laid_out(&line).unwrap_or(line) };
     let send = props.send.clone();
     let oninput = Callback::from(move |e: InputEvent| {
         send.emit(Action::EditLine(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
