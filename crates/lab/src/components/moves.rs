@@ -46,9 +46,10 @@ pub fn moves(props: &Panel) -> Html {
     // In a flow of several rounds, echoing round 1's ticket is the lesson's own move: it comes
     // right after the honest retry.
     let several_rounds = props.lab.run.figure("round").as_u64() > Some(1);
-    let (honest, rest) = LESSON.split_at(1);
-    let first: Vec<Move> =
-        honest.iter().copied().chain(several_rounds.then_some(Move::FirstTicket)).chain(rest.iter().copied()).collect();
+    let mut first = LESSON.to_vec();
+    if several_rounds {
+        first.insert(1, Move::FirstTicket);
+    }
     let others = Move::ALL.into_iter().filter(|m| !first.contains(m));
     let found = props.lab.found_the_clean_move();
     let replayed =
