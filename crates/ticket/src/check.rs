@@ -75,7 +75,7 @@ impl Check {
     pub fn stops(self) -> &'static str {
         match self {
             Check::Size => "a huge paste that would cost the server memory and time",
-            Check::Shape => "text that is not a ticket at all, like `hello`",
+            Check::Shape => "text that is not a ticket at all, like \"hello\"",
             Check::Base64url => "a part that was cut, padded or typed by hand",
             Check::Signature => "any edit to the payload, and tickets forged with another key",
             Check::Payload => "a correctly signed blob that is not a ticket",

@@ -5,6 +5,9 @@
 use super::region::Region;
 use crate::state::Lab;
 use mrtr_sim::campaign::{Campaign, Histogram};
+use mrtr_sim::moves::Move;
+use mrtr_ticket::Check;
+use std::collections::BTreeMap;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
@@ -30,6 +33,42 @@ struct Progress {
     running: bool,
     histogram: Histogram,
     elapsed_ms: f64,
+}
+
+/// The verdicts in the order the server runs its checks (the first that fails stops a move),
+/// the moves that passed them all last.
+fn in_check_order(by_verdict: &BTreeMap<String, u64>) -> impl Iterator<Item = (&str, u64)> {
+    let position = |verdict: &str| Check::ALL.iter().position(|c| c.id() == verdict).unwrap_or(Check::ALL.len());
+    let mut rows: Vec<(&str, u64)> = by_verdict.iter().map(|(v, n)| (v.as_str(), *n)).collect();
+    rows.sort_by_key(|(verdict, _)| position(verdict));
+    rows.into_iter()
+}
+
+/// A histogram row's heading: the check's label and what it stops, or "Nothing".
+fn stopped_by(verdict: &str) -> Html {
+    match Check::from_id(verdict) {
+        Some(check) => html! { <>{ check.label() }<span class="hint">{ format!(": {}", check.stops()) }</span></> },
+        None if verdict == "accepted" => html! { <>{ "Nothing" }<span class="hint">{ ": accepted, every check passed" }</span></> },
+        None => html! { verdict.to_owned() },
+    }
+}
+
+/// A move's button label, for its id.
+fn move_title(id: &str) -> &str {
+    Move::from_id(id).map_or(id, |by| by.title())
+}
+
+/// A whole number with its thousands set apart: 10,000.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 fn now_ms() -> f64 {
@@ -109,16 +148,16 @@ pub fn campaign_panel(props: &Props) -> Html {
             </div>
             <progress max={count.to_string()} value={h.total.to_string()} aria-label="Moves played">{ format!("{} of {}", h.total, *count) }</progress>
             if h.total > 0 {
-                <p class="campaign-rate">{ format!("{} moves in {elapsed_ms} ms: {per_second} moves per second", h.total) }</p>
+                <p class="campaign-rate">{ format!("{} moves in {} ms: {} moves per second", grouped(h.total), grouped(elapsed_ms), grouped(per_second)) }</p>
                 <table class="histogram">
-                    <caption>{ format!("What stopped {} moves", h.total) }</caption>
-                    <thead><tr><th scope="col">{ "Verdict" }</th><th scope="col">{ "Moves" }</th><th scope="col">{ "Share" }</th></tr></thead>
+                    <caption>{ format!("What stopped {} moves", grouped(h.total)) }</caption>
+                    <thead><tr><th scope="col">{ "Stopped by" }</th><th scope="col">{ "Moves" }</th><th scope="col">{ "Share" }</th></tr></thead>
                     <tbody>
-                        { for h.by_verdict.iter().map(|(verdict, n)| html! {
+                        { for in_check_order(&h.by_verdict).map(|(verdict, n)| html! {
                             <tr>
-                                <th scope="row">{ verdict.clone() }</th>
-                                <td>{ n.to_string() }</td>
-                                <td><span class="bar" style={format!("width: {}%", share(*n))}></span>{ format!(" {} %", share(*n)) }</td>
+                                <th scope="row">{ stopped_by(verdict) }</th>
+                                <td>{ grouped(n) }</td>
+                                <td><span class="bar" style={format!("width: {}%", share(n))}></span>{ format!(" {} %", share(n)) }</td>
                             </tr>
                         }) }
                     </tbody>
@@ -126,9 +165,36 @@ pub fn campaign_panel(props: &Props) -> Html {
                 if h.slipped_through.is_empty() {
                     <p class="found">{ "No malicious move got through." }</p>
                 } else {
-                    <p class="found warn">{ format!("Got through: {}.", h.slipped_through.iter().map(|(m, n)| format!("{m} × {n}")).collect::<Vec<_>>().join(", ")) }</p>
+                    <p class="found warn">{ format!("Got through: {}.", h.slipped_through.iter().map(|(by, n)| format!("{} × {}", move_title(by), grouped(*n))).collect::<Vec<_>>().join(", ")) }</p>
                 }
             }
         </Region>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_are_set_apart() {
+        let cases = [(0, "0"), (999, "999"), (1_000, "1,000"), (10_000, "10,000"), (217_860, "217,860"), (1_000_000, "1,000,000")];
+        for (n, text) in cases {
+            assert_eq!(grouped(n), text);
+        }
+    }
+
+    #[test]
+    fn verdicts_come_in_the_order_the_checks_run_accepted_last() {
+        let counts: BTreeMap<String, u64> =
+            [("accepted", 5), ("expiry", 1), ("shape", 2), ("signature", 3)].map(|(v, n)| (v.to_owned(), n)).into();
+        let order: Vec<&str> = in_check_order(&counts).map(|(v, _)| v).collect();
+        assert_eq!(order, ["shape", "signature", "expiry", "accepted"]);
+    }
+
+    #[test]
+    fn moves_are_named_as_on_their_buttons() {
+        assert_eq!(move_title("send-twice"), "Send the honest retry twice");
+        assert_eq!(move_title("no-such-move"), "no-such-move");
     }
 }
