@@ -38,10 +38,10 @@ struct Progress {
 /// The verdicts in the order the server runs its checks (the first that fails stops a move),
 /// the moves that passed them all last.
 fn in_check_order(by_verdict: &BTreeMap<String, u64>) -> impl Iterator<Item = (&str, u64)> {
-    let position = |verdict: &str| Check::ALL.iter().position(|c| c.id() == verdict).unwrap_or(Check::ALL.len());
-    let mut rows: Vec<(&str, u64)> = by_verdict.iter().map(|(v, n)| (v.as_str(), *n)).collect();
-    rows.sort_by_key(|(verdict, _)| position(verdict));
-    rows.into_iter()
+    let order = Check::ALL.map(Check::id);
+    let known = order.into_iter().chain(["accepted"]).filter_map(|v| by_verdict.get_key_value(v));
+    let others = by_verdict.iter().filter(move |(v, _)| v.as_str() != "accepted" && !order.contains(&v.as_str()));
+    known.chain(others).map(|(v, n)| (v.as_str(), *n))
 }
 
 /// A histogram row's heading: the check's label and what it stops, or "Nothing".
