@@ -235,6 +235,10 @@ fn hostile_input_gets_clear_errors() {
     let run = run("protocol-errors", Options::default());
     let words = run.verdict_words();
     assert_eq!(words, ["-32700", "-32600", "-32601", "-32022", "-32022", "shape", "size", "-32602", "-32602"]);
+    // The figures give the code even when a ticket check refused, and name that check.
+    assert_eq!(run.figure("not JSON"), "-32700");
+    assert_eq!(run.figure("requestState that is not a string"), "-32602 (shape check)");
+    assert_eq!(run.figure("a 1 MB paste as requestState"), "-32602 (size check)");
 }
 
 #[test]

@@ -225,8 +225,12 @@ pub fn protocol_errors(options: &Options) -> Run {
     let mut figures = Map::new();
     for (label, line) in cases {
         let delivery = world.send_line(&line, None);
-        let answered = Answered::of(&delivery);
-        figures.insert(label.into(), answered.word().into());
+        // The error code, and for a refused ticket the check that refused it.
+        let figure = match Answered::of(&delivery) {
+            Answered::Refused { code, check: Some(check), .. } => format!("{code} ({check} check)"),
+            answered => answered.word(),
+        };
+        figures.insert(label.into(), figure.into());
         verdicts.push(Verdict::of(label, label, world.now(), world.client.bearer.clone(), delivery));
     }
     Run::new("protocol-errors", world, verdicts, figures)
