@@ -7,8 +7,8 @@ use crate::state::Lab;
 use mrtr_sim::campaign::{Campaign, Histogram};
 use mrtr_sim::moves::Move;
 use mrtr_ticket::Check;
-use std::collections::BTreeMap;
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::Duration;
 use web_sys::HtmlInputElement;
@@ -48,7 +48,9 @@ fn in_check_order(by_verdict: &BTreeMap<String, u64>) -> impl Iterator<Item = (&
 fn stopped_by(verdict: &str) -> Html {
     match Check::from_id(verdict) {
         Some(check) => html! { <>{ check.label() }<span class="hint">{ format!(": {}", check.stops()) }</span></> },
-        None if verdict == "accepted" => html! { <>{ "Nothing" }<span class="hint">{ ": accepted, every check passed" }</span></> },
+        None if verdict == "accepted" => {
+            html! { <>{ "Nothing" }<span class="hint">{ ": accepted, every check passed" }</span></> }
+        }
         None => html! { verdict.to_owned() },
     }
 }
@@ -178,7 +180,14 @@ mod tests {
 
     #[test]
     fn thousands_are_set_apart() {
-        let cases = [(0, "0"), (999, "999"), (1_000, "1,000"), (10_000, "10,000"), (217_860, "217,860"), (1_000_000, "1,000,000")];
+        let cases = [
+            (0, "0"),
+            (999, "999"),
+            (1_000, "1,000"),
+            (10_000, "10,000"),
+            (217_860, "217,860"),
+            (1_000_000, "1,000,000"),
+        ];
         for (n, text) in cases {
             assert_eq!(grouped(n), text);
         }
