@@ -31,10 +31,13 @@ pub const CAMPAIGN_MOVES: [Move; 9] = [
 const POOL: usize = 64;
 const TTL_MS: u64 = 120_000;
 
+/// The histogram's word for a move no check stopped.
+pub const ACCEPTED: &str = "accepted";
+
 /// How many moves each check stopped, and how many got through.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Histogram {
-    /// By failed check id, or `accepted`.
+    /// By failed check id, or [`ACCEPTED`].
     pub by_verdict: BTreeMap<String, u64>,
     /// Moves that got through although they were not honest (a replay, a forged price…).
     pub slipped_through: BTreeMap<String, u64>,
@@ -138,7 +141,7 @@ impl Campaign {
         }
         let expect = Expect { principal, request, now_ms };
         let opened = self.codec.open(&ticket, &expect, Some(self.record.as_mut() as &mut dyn ReplayRecord));
-        let word = opened.failure().map_or("accepted", |f| f.check().id()).to_owned();
+        let word = opened.failure().map_or(ACCEPTED, |f| f.check().id()).to_owned();
         if opened.is_ok() {
             // A "replay" of a ticket nobody had used yet is just its first, honest use.
             let replayed = by == Move::SendTwice && self.used[pick];

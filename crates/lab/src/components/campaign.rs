@@ -4,7 +4,7 @@
 
 use super::region::Region;
 use crate::state::Lab;
-use mrtr_sim::campaign::{Campaign, Histogram};
+use mrtr_sim::campaign::{Campaign, Histogram, ACCEPTED};
 use mrtr_sim::moves::Move;
 use mrtr_ticket::Check;
 use std::cell::RefCell;
@@ -39,8 +39,8 @@ struct Progress {
 /// the moves that passed them all last.
 fn in_check_order(by_verdict: &BTreeMap<String, u64>) -> impl Iterator<Item = (&str, u64)> {
     let order = Check::ALL.map(Check::id);
-    let known = order.into_iter().chain(["accepted"]).filter_map(|v| by_verdict.get_key_value(v));
-    let others = by_verdict.iter().filter(move |(v, _)| v.as_str() != "accepted" && !order.contains(&v.as_str()));
+    let known = order.into_iter().chain([ACCEPTED]).filter_map(|v| by_verdict.get_key_value(v));
+    let others = by_verdict.iter().filter(move |(v, _)| v.as_str() != ACCEPTED && !order.contains(&v.as_str()));
     known.chain(others).map(|(v, n)| (v.as_str(), *n))
 }
 
@@ -48,7 +48,7 @@ fn in_check_order(by_verdict: &BTreeMap<String, u64>) -> impl Iterator<Item = (&
 fn stopped_by(verdict: &str) -> Html {
     match Check::from_id(verdict) {
         Some(check) => html! { <>{ check.label() }<span class="hint">{ format!(": {}", check.stops()) }</span></> },
-        None if verdict == "accepted" => {
+        None if verdict == ACCEPTED => {
             html! { <>{ "Nothing" }<span class="hint">{ ": accepted, every check passed" }</span></> }
         }
         None => html! { verdict.to_owned() },
