@@ -31,7 +31,10 @@ fuzz_target!(|data: &[u8]| {
     let attempt = match pick % 4 {
         0 | 1 => OwnAttempt { line: Some(text), ..OwnAttempt::default() },
         2 => OwnAttempt { ticket: Some(text), ..OwnAttempt::default() },
-        _ => OwnAttempt { arguments: Some(serde_json::from_str(&text).unwrap_or(Value::String(text))), ..OwnAttempt::default() },
+        _ => OwnAttempt {
+            arguments: Some(serde_json::from_str(&text).unwrap_or(Value::String(text))),
+            ..OwnAttempt::default()
+        },
     };
     PREPARED.with(|prepared| {
         let mut prepared = prepared.borrow_mut();
