@@ -12,7 +12,10 @@ step bash scripts/setup.sh
 
 # Style and lints: the same gate for every crate.
 step cargo fmt --all --check
+step cargo fmt --manifest-path fuzz/Cargo.toml --check
 step cargo clippy --workspace --all-targets --locked -- -D warnings
+# The fuzz targets (their own workspace, run by hand: README) still compile against the crates.
+step cargo check --manifest-path fuzz/Cargo.toml --locked --no-default-features --target-dir target/fuzz-check
 
 # Native tests, then the known-answer vectors through the independent Python implementation.
 step cargo test --workspace --locked
