@@ -144,6 +144,19 @@ export const tests = {
     await page.context().close();
   },
 
+  async "a link asking for thousands of moves opens at once with the first 64, and says so"(ctx) {
+    const started = Date.now();
+    const page = await ctx.openPage(`#s=deploy&m=${Array(3000).fill("honest").join(",")}`);
+    const moves = page.getByRole("region", { name: "Play a move" });
+    await moves.getByText("64 moves is as many as one situation plays").waitFor();
+    ok(Date.now() - started < 15000, `took ${Date.now() - started} ms`);
+    ok(await moves.getByRole("button", { name: "Honest retry", exact: true }).isDisabled(), "no 65th move");
+    await moves.getByRole("button", { name: "Start again" }).click();
+    ok(await moves.getByRole("button", { name: "Honest retry", exact: true }).isEnabled(), "room again after Start again");
+    noProblems(page);
+    await page.context().close();
+  },
+
   async "moving the clock past 120 s fails not expired"(ctx) {
     const page = await ctx.openPage("#deploy");
     const clock = page.getByLabel(/Clock: sent/);

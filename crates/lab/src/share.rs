@@ -3,7 +3,7 @@
 //! or with a request written by hand, `…&l=…`.
 //! The fragment never holds a secret: the lab's key is a lab key, and it is not in the link.
 
-use crate::state::{Action, Lab};
+use crate::state::{Action, Lab, MAX_MOVES};
 use mrtr_sim::cluster::{RecordMode, Replica};
 use mrtr_sim::moves::Move;
 use mrtr_sim::person::Reply;
@@ -171,15 +171,22 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
         ignored.push(unknown("scenario", scenario, mrtr_sim::scenarios::SCENARIOS.iter().map(|s| s.id)));
     }
     let mut lab = Lab::open(scenario);
+    let mut moves = Vec::new();
     for id in get("m").unwrap_or("").split(',').map(str::trim).filter(|id| !id.is_empty()) {
         match Move::from_id(id) {
             // The reducer ignores it; the author hears why.
             Some(_) if !lab.takes_moves() => {
                 ignored.push(format!("move \"{id}\": the {} scenario plays no moves", lab.scenario));
             }
-            Some(by) => lab = lab.apply(Action::Play(by)),
+            Some(by) => moves.push(by),
             None => ignored.push(unknown("move", id, Move::ALL.iter().map(|m| m.id()))),
         }
+    }
+    if moves.len() > MAX_MOVES {
+        ignored.push(format!("{} moves: a situation plays the first {MAX_MOVES}", moves.len()));
+    }
+    if !moves.is_empty() {
+        lab = lab.play_all(moves);
     }
     let clock = get("c").map(|c| (c, c.parse::<u64>()));
     if let Some((c, Err(_))) = clock {
@@ -251,6 +258,13 @@ mod tests {
                 "replica \"C\" is unknown",
             ]
         );
+    }
+
+    #[test]
+    fn a_link_asking_for_thousands_of_moves_plays_the_first_max_moves_and_says_so() {
+        let (lab, ignored) = read_fragment(&format!("s=deploy&m={}", vec!["honest"; 5_000].join(",")));
+        assert_eq!(lab.played.len(), MAX_MOVES);
+        assert_eq!(ignored, [format!("5000 moves: a situation plays the first {MAX_MOVES}")]);
     }
 
     #[test]

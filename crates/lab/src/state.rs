@@ -9,6 +9,12 @@ use mrtr_ticket::{with_payload, Mode};
 use serde_json::Value;
 use std::rc::Rc;
 
+/// The most moves one situation plays. Each move replays the scenario with the ones before
+/// it and adds its events to every diagram, so a link or a lesson's `moves` attribute asking
+/// for thousands would freeze the page (1,600 took 75 s natively, one at a time); 64 is
+/// every move four times over.
+pub const MAX_MOVES: usize = 64;
+
 /// Everything the page shows is computed from this.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lab {
@@ -113,6 +119,24 @@ impl Lab {
         scenarios::find(self.scenario).is_some_and(|s| s.takes_moves())
     }
 
+    /// Whether one more move can be played ([`MAX_MOVES`]).
+    pub fn room_for_a_move(&self) -> bool {
+        self.played.len() < MAX_MOVES
+    }
+
+    /// These moves played after the ones so far, with one run of the simulation (what a
+    /// link's list of moves asks for); those past [`MAX_MOVES`] are left out.
+    pub fn play_all(mut self, moves: impl IntoIterator<Item = Move>) -> Lab {
+        if !self.takes_moves() {
+            return self;
+        }
+        let room = MAX_MOVES.saturating_sub(self.played.len());
+        self.played.extend(moves.into_iter().take(room));
+        self.own = None;
+        self.recompute();
+        self
+    }
+
     /// The ticket the server gave in this scenario.
     pub fn minted_ticket(&self) -> &str {
         self.run.figure("ticket").as_str().unwrap_or_default()
@@ -192,8 +216,9 @@ impl Lab {
         match action {
             Action::Pick(scenario) => return Lab::open(scenario),
             Action::Restore(fragment) => return crate::share::from_fragment(&fragment),
-            // A scenario without moves (a flow) has nothing to play them on: it stays as it is.
-            Action::Play(_) if !self.takes_moves() => return self,
+            // A scenario without moves (a flow) has nothing to play them on, and a situation
+            // holds at most MAX_MOVES: either way it stays as it is.
+            Action::Play(_) if !self.takes_moves() || !self.room_for_a_move() => return self,
             Action::Play(by) => {
                 self.played.push(by);
                 self.own = None;
@@ -280,6 +305,21 @@ mod tests {
         let after = expense.clone().apply(Action::Play(Move::Honest));
         assert!(after.played.is_empty());
         assert_eq!(after.run, expense.run, "the scenario still shows its run");
+    }
+
+    #[test]
+    fn a_situation_plays_at_most_max_moves() {
+        let full = Lab::open("deploy").play_all([Move::Honest, Move::Hello].repeat(MAX_MOVES));
+        assert_eq!(full.played.len(), MAX_MOVES);
+        assert_eq!(full.run.verdicts.len(), MAX_MOVES, "one run, every move in it");
+        assert!(!full.room_for_a_move());
+        let after = full.clone().apply(Action::Play(Move::TooLate));
+        assert_eq!(after.played, full.played, "the next move is not played");
+        // Moves played one at a time and all at once give the same run.
+        let one_by_one = Lab::open("deploy").apply(Action::Play(Move::Honest)).apply(Action::Play(Move::Hello));
+        assert_eq!(Lab::open("deploy").play_all([Move::Honest, Move::Hello]).run, one_by_one.run);
+        // A flow plays none.
+        assert!(Lab::open("expense").play_all([Move::Honest]).played.is_empty());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! One-click moves against the ticket: the course's "misuse the ticket" exercise.
 
 use super::{region::Region, Panel};
-use crate::state::Action;
+use crate::state::{Action, MAX_MOVES};
 use mrtr_sim::cluster::RecordMode;
 use mrtr_sim::moves::Move;
 use yew::prelude::*;
@@ -22,12 +22,12 @@ const HINT: &str =
     "bob holds the ticket. Each move is a separate attempt on it, at its own time; only one gets through cleanly.";
 const HINT_ROUND_2: &str = "bob holds round 2's ticket, and still has round 1's. Each move is a separate attempt, at its own time; only one gets through cleanly.";
 
-fn button(by: Move, send: &Callback<Action>) -> Html {
+fn button(by: Move, send: &Callback<Action>, full: bool) -> Html {
     let send = send.clone();
     let what = format!("move-{}-what", by.id());
     html! {
         <li class="move">
-            <button type="button" class="move-title" aria-describedby={what.clone()} onclick={move |_| send.emit(Action::Play(by))}>
+            <button type="button" class="move-title" aria-describedby={what.clone()} disabled={full} onclick={move |_| send.emit(Action::Play(by))}>
                 { by.title() }
             </button>
             <span class="move-what" id={what}>{ by.what() }</span>
@@ -52,18 +52,22 @@ pub fn moves(props: &Panel) -> Html {
     }
     let others = Move::ALL.into_iter().filter(|m| !first.contains(m));
     let found = props.lab.found_the_clean_move();
+    let full = !props.lab.room_for_a_move();
     let replayed =
         props.lab.run.verdicts.iter().filter(|v| v.by == Move::SendTwice.id()).any(|v| v.answered.word() == "accepted");
     html! {
         <Region class="moves" heading="moves-title">
             <h2 id="moves-title">{ "Play a move" }</h2>
             <p class="hint">{ if several_rounds { HINT_ROUND_2 } else { HINT } }</p>
-            <ul class="move-list">{ for first.iter().map(|&m| button(m, &props.send)) }</ul>
+            <ul class="move-list">{ for first.iter().map(|&m| button(m, &props.send, full)) }</ul>
             <details>
                 <summary>{ "More moves" }</summary>
-                <ul class="move-list">{ for others.map(|m| button(m, &props.send)) }</ul>
+                <ul class="move-list">{ for others.map(|m| button(m, &props.send, full)) }</ul>
             </details>
             <button type="button" class="secondary" onclick={reset}>{ "Start again" }</button>
+            if full {
+                <p class="found warn">{ format!("{MAX_MOVES} moves is as many as one situation plays: start again to play more.") }</p>
+            }
             if found {
                 <p class="found">{ "You found it: the honest retry (new id, the answer, the ticket byte for byte) is the one move that gets through cleanly." }</p>
             }
