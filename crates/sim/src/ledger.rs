@@ -47,11 +47,12 @@ impl Ledger {
 
     /// The sum of all money moved, in cents.
     pub fn total_cents(&self) -> i64 {
-        self.entries.iter().filter_map(|e| e.cents).sum()
+        self.entries.iter().filter_map(|e| e.cents).fold(0, i64::saturating_add)
     }
 }
 
 /// Writes cents as money: `190.00`.
 pub fn money(cents: i64) -> String {
-    format!("{}{}.{:02}", if cents < 0 { "-" } else { "" }, cents.abs() / 100, cents.abs() % 100)
+    // unsigned_abs: i64::MIN has no positive i64 (a careless server charges what the ticket says).
+    format!("{}{}.{:02}", if cents < 0 { "-" } else { "" }, cents.unsigned_abs() / 100, cents.unsigned_abs() % 100)
 }

@@ -274,7 +274,7 @@ impl Situation {
 
     /// The attempt a move makes, at its default time.
     pub fn attempt(&self, by: Move, client: &mut Client) -> Attempt {
-        let at_ms = self.minted_at + by.default_at_s() * 1_000;
+        let at_ms = self.minted_at.saturating_add(by.default_at_s() * 1_000);
         let bob = client.bearer.clone();
         let retry = |client: &mut Client, answers: Map<String, Value>, ticket: Option<&str>| {
             jsonrpc::line(&client.retry(&self.first, answers, ticket))
@@ -341,7 +341,7 @@ impl Situation {
         };
         Attempt {
             by: Move::Honest,
-            at_ms: self.minted_at + own.at_ms.unwrap_or(Move::Honest.default_at_s() * 1_000),
+            at_ms: self.minted_at.saturating_add(own.at_ms.unwrap_or(Move::Honest.default_at_s() * 1_000)),
             bearer: own.bearer.clone().unwrap_or_else(|| client.bearer.clone()),
             line,
         }

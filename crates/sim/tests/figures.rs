@@ -339,3 +339,31 @@ fn after_the_ticket_the_server_checks_the_answer_came_with_it() {
     let refused = run("deploy", Options { moves: Some(vec![Move::OtherPrincipal]), ..Options::default() });
     assert_eq!(refused.verdicts[0].answers, None);
 }
+
+#[test]
+fn a_careless_server_charges_any_price_the_ticket_says_without_breaking() {
+    use mrtr_sim::moves::OwnAttempt;
+    let minted = run("careless", Options { moves: Some(vec![]), ..Options::default() });
+    let ticket = minted.figure("ticket").as_str().expect("ticket").to_owned();
+    for (price, charged) in [(-1e300, "-92233720368547758.08"), (1e300, "92233720368547758.07"), (0.0, "0.00")] {
+        let mut payload = mrtr_ticket::inspect(&ticket).payload.expect("a readable payload");
+        payload["data"]["price"] = json!(price);
+        let attempt =
+            OwnAttempt { ticket: Some(mrtr_ticket::with_payload(&ticket, &payload)), ..OwnAttempt::default() };
+        let run = run("careless", Options { moves: Some(vec![]), attempt: Some(attempt), ..Options::default() });
+        assert_eq!(run.verdict_words(), ["accepted"], "signing off: any price goes through");
+        assert_eq!(run.figure("charged"), &json!([charged]));
+        assert_eq!(run.ledger.total_cents(), run.ledger.entries()[0].cents.unwrap_or_default());
+    }
+}
+
+#[test]
+fn an_attempt_at_the_end_of_time_is_late_not_early() {
+    use mrtr_sim::moves::OwnAttempt;
+    // Round 2's ticket is minted at 4 s: the attempt's time, added to that, must not wrap.
+    for id in ["deploy", "book-seat"] {
+        let attempt = OwnAttempt { at_ms: Some(u64::MAX), ..OwnAttempt::default() };
+        let run = run(id, Options { moves: Some(vec![]), attempt: Some(attempt), ..Options::default() });
+        assert_eq!(run.verdict_words(), ["expiry"], "{id}");
+    }
+}
