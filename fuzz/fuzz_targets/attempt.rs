@@ -1,8 +1,8 @@
 //! Fuzzes the simulated cluster with a learner's own attempt, sent the way the lab's request
-//! writer and ticket editor send it: an arbitrary request line, ticket or arguments, on every
-//! scenario that takes moves, in every protection mode and with every replay record. No input
-//! may panic; every response on the wire is one JSON-RPC 2.0 object with a result or an
-//! error; the attempt adds exactly one verdict to the scenario's.
+//! writer and ticket editor send it: an arbitrary request line (at an arbitrary time), ticket
+//! or arguments, on every scenario that takes moves, in every protection mode and with every
+//! replay record. No input may panic; every response on the wire is one JSON-RPC 2.0 object
+//! with a result or an error; the attempt adds exactly one verdict to the scenario's.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -27,9 +27,15 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(rest).into_owned();
     let takes_moves: Vec<usize> = (0..SCENARIOS.len()).filter(|&i| SCENARIOS[i].takes_moves()).collect();
     let pick = usize::from(pick);
-    let key = (takes_moves[pick % takes_moves.len()], (pick / 8) % MODES.len(), (pick / 24) % RECORDS.len());
+    // What is fuzzed (pick % 4), on which scenario, in which mode, with which record.
+    let key = (takes_moves[(pick / 4) % takes_moves.len()], (pick / 24) % MODES.len(), (pick / 72) % RECORDS.len());
     let attempt = match pick % 4 {
-        0 | 1 => OwnAttempt { line: Some(text), ..OwnAttempt::default() },
+        0 => OwnAttempt { line: Some(text), ..OwnAttempt::default() },
+        // The clock too: its first 8 bytes are when the line is sent, up to the end of time.
+        1 => {
+            let at_ms = rest.get(..8).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")));
+            OwnAttempt { line: Some(text), at_ms, ..OwnAttempt::default() }
+        }
         2 => OwnAttempt { ticket: Some(text), ..OwnAttempt::default() },
         _ => OwnAttempt {
             arguments: Some(serde_json::from_str(&text).unwrap_or(Value::String(text))),
