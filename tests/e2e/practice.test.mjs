@@ -99,6 +99,9 @@ export const tests = {
     equal(await fresh.locator(".attempts tbody").textContent(), verdicts, "the same attempts after import");
     await fresh.getByLabel("Import session").setInputFiles({ name: "junk.json", mimeType: "application/json", buffer: Buffer.from("{oops") });
     ok((await fresh.getByRole("alert").textContent()).includes("Not imported: this file is not JSON"));
+    // A file picked by mistake is refused by its size, before it is read.
+    await fresh.getByLabel("Import session").setInputFiles({ name: "big.json", mimeType: "application/json", buffer: Buffer.alloc(2 << 20, 32) });
+    ok((await fresh.getByRole("alert").textContent()).includes("Not imported: this file is 2097152 bytes"));
     noProblems(fresh);
     await fresh.context().close();
   },

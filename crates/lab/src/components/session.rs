@@ -12,6 +12,19 @@ pub fn session_json(fragment: &str) -> String {
     serde_json::to_string_pretty(&json!({"mrtrLab": 1, "situation": fragment})).unwrap_or_default()
 }
 
+/// The largest session file read. An exported one is a few KB (a link keeps at most an
+/// 8 KB ticket and a 16 KB request); a file picked by mistake (a video, a disk image) is
+/// refused before it is read into the page.
+pub const MAX_SESSION_BYTES: u64 = 1024 * 1024;
+
+/// Whether a file of this size is read at all, or why not.
+pub fn readable_size(bytes: u64) -> Result<(), String> {
+    if bytes > MAX_SESSION_BYTES {
+        return Err(format!("this file is {bytes} bytes; a session file is a few KB, and at most {MAX_SESSION_BYTES}"));
+    }
+    Ok(())
+}
+
 /// The situation inside a session file, or what is wrong with the file.
 pub fn situation_of(text: &str) -> Result<String, String> {
     let value: Value = serde_json::from_str(text).map_err(|e| format!("this file is not JSON ({e})"))?;
@@ -52,6 +65,10 @@ pub fn session(props: &Panel) -> Html {
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
+            if let Err(why) = readable_size(file.size() as u64) {
+                problem.set(Some(format!("Not imported: {why}.")));
+                return;
+            }
             let (send, problem) = (send.clone(), problem.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 let text = wasm_bindgen_futures::JsFuture::from(file.text())
@@ -92,5 +109,7 @@ mod tests {
         assert_eq!(situation_of(&session_json("s=voucher&r=off")), Ok("s=voucher&r=off".to_owned()));
         assert!(situation_of("{").expect_err("broken").starts_with("this file is not JSON"));
         assert!(situation_of("{\"a\":1}").expect_err("foreign").contains("not an mrtr-lab session"));
+        assert_eq!(readable_size(40_000), Ok(()));
+        assert!(readable_size(MAX_SESSION_BYTES + 1).expect_err("too large").starts_with("this file is 1048577 bytes"));
     }
 }
