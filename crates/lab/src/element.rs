@@ -94,11 +94,11 @@ impl std::fmt::Debug for MountedLab {
 #[wasm_bindgen]
 impl MountedLab {
     /// Plays a move (an id or an alias such as `tamper`, `alice`); false when there is no
-    /// such move, or the lab's scenario plays none.
+    /// such move, the lab's scenario plays none, or its situation is full (`MAX_MOVES`).
     pub fn play(&self, by: &str) -> bool {
         let outlet = self.outlet.0.borrow();
-        let takes_moves = outlet.lab.as_ref().is_some_and(|lab| lab.takes_moves());
-        let (Some(by), Some(send), true) = (Move::from_id(by), outlet.send.clone(), takes_moves) else { return false };
+        let can_play = outlet.lab.as_ref().is_some_and(|lab| lab.takes_moves() && lab.room_for_a_move());
+        let (Some(by), Some(send), true) = (Move::from_id(by), outlet.send.clone(), can_play) else { return false };
         drop(outlet);
         send.emit(Action::Play(by));
         true
