@@ -127,7 +127,7 @@ impl Setup {
         let lab = match given(&self.step).map(|s| (s, s.parse::<usize>())) {
             Some((_, Ok(step))) => {
                 let total = lab.run.trace.events.len() as isize;
-                lab.apply(Action::Step(step as isize - total))
+                lab.apply(Action::Step(isize::try_from(step).unwrap_or(isize::MAX).saturating_sub(total)))
             }
             Some((step, Err(_))) => {
                 ignored.push(format!("step \"{step}\" is not a whole number"));
@@ -207,5 +207,13 @@ mod tests {
     fn step_sets_the_diagrams_cursor() {
         let (lab, _) = setup(&[("moves", "honest"), ("step", "2")]).open();
         assert_eq!(lab.cursor, Some(2));
+        // Past the last event, however far: the last one (no overflow on the way).
+        let total = lab.run.trace.events.len();
+        for far in ["1000", "9223372036854775808", &usize::MAX.to_string()] {
+            let (lab, ignored) = setup(&[("moves", "honest"), ("step", far)]).open();
+            assert_eq!((lab.cursor, ignored.len()), (Some(total), 0), "step {far}");
+        }
+        let (lab, _) = setup(&[("moves", "honest"), ("step", "0")]).open();
+        assert_eq!(lab.cursor, Some(1), "the first event at least");
     }
 }

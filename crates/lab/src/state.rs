@@ -254,7 +254,7 @@ impl Lab {
             Action::ResetAttempt => self.own = Some(OwnAttempt::default()),
             Action::Step(delta) => {
                 let total = self.run.trace.events.len();
-                let at = self.cursor.unwrap_or(total) as isize + delta;
+                let at = (self.cursor.unwrap_or(total) as isize).saturating_add(delta);
                 self.cursor = Some(at.clamp(1, total as isize) as usize);
                 return self;
             }
