@@ -59,7 +59,7 @@ pub fn controls(props: &Panel) -> Html {
             let send = send.clone();
             Callback::from(move |e: InputEvent| {
                 let seconds: u64 = e.target_unchecked_into::<HtmlInputElement>().value().parse().unwrap_or(8);
-                send.emit(Action::Clock(seconds * 1000));
+                send.emit(Action::Clock(seconds.saturating_mul(1000)));
             })
         };
         let bearer = attempt.bearer.clone().unwrap_or_else(|| "bob-token".into());
