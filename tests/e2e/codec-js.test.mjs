@@ -49,6 +49,23 @@ export const tests = {
     await throwsWith(() => m.open("x", { key, principal: 7, request, nowMs: 0 }), "bad options");
     const huge = "A".repeat(1 << 20);
     equal(m.open(huge, { key, principal: "bob", request, nowMs: 0 }).failedCheck, "size");
+    // Not a string where a string belongs: a sentence, not a memory fault.
+    await throwsWith(() => m.open(12345, { key, principal: "bob", request, nowMs: 0 }), "`ticket` must be a string, got number");
+    await throwsWith(() => m.inspect(), "`ticket` must be a string, got undefined");
+    await throwsWith(() => m.requestDigest(null, {}), "`method` must be a string, got null");
+    await throwsWith(() => new m.LabServer().handle(42, { bearer: "bob-token", nowMs: 0 }), "`line` must be a string, got number");
+    await throwsWith(() => new m.Verifier({ key }).verdict("v1.a.b", { name: "bob" }, "d", 0), "`principal` must be a string, got object");
+  },
+  async "a ticket carrying numbers past 2^53 is read the way JSON.parse reads them"({ root }) {
+    const m = await load(root);
+    // An attacker's payload: inspect must still describe it, not refuse the whole result.
+    const payload = Buffer.from('{"exp":18446744073709551615,"sub":"bob"}').toString("base64url");
+    const seen = m.inspect(`v1.${payload}.AAAA`);
+    equal(seen.payload, JSON.parse('{"exp":18446744073709551615,"sub":"bob"}'));
+    // And a ticket minted to expire past 2^53 ms opens with its claims.
+    const late = m.mint({ key, principal: "bob", request, data: {}, nowMs: Number.MAX_SAFE_INTEGER, ttlMs: Number.MAX_SAFE_INTEGER });
+    const report = m.open(late, { key, principal: "bob", request, nowMs: 1 });
+    equal([report.ok, report.claims.exp], [true, 2 * Number.MAX_SAFE_INTEGER]);
   },
   async "a verifier with a replay record makes tickets single-use"({ root }) {
     const m = await load(root);

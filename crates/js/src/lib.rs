@@ -50,47 +50,49 @@ pub fn mint(#[wasm_bindgen(unchecked_param_type = "MintOptions")] options: JsVal
 /// Options: `key`, `mode`, `principal`, `request` or `digest`, `nowMs`.
 #[wasm_bindgen(unchecked_return_type = "Report")]
 pub fn open(
-    ticket: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] ticket: JsValue,
     #[wasm_bindgen(unchecked_param_type = "OpenOptions")] options: JsValue,
 ) -> Result<JsValue, JsError> {
-    options::to_js(&open_with(ticket, options)?.report())
+    options::to_js(&open_with(&ticket, options)?.report())
 }
 
 /// One sentence per check, in order, each starting with its mark (✓ ✗ – ·).
 #[wasm_bindgen]
 pub fn explain(
-    ticket: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] ticket: JsValue,
     #[wasm_bindgen(unchecked_param_type = "OpenOptions")] options: JsValue,
 ) -> Result<Vec<String>, JsError> {
-    let opened = open_with(ticket, options)?;
+    let opened = open_with(&ticket, options)?;
     Ok(opened
         .steps()
         .map(|(check, status)| format!("{} {}: {}", status.mark(), check.label(), opened.explain(check)))
         .collect())
 }
 
-fn open_with(ticket: &str, options: JsValue) -> Result<Opened, JsError> {
+fn open_with(ticket: &JsValue, options: JsValue) -> Result<Opened, JsError> {
+    let ticket = options::text(ticket, "ticket")?;
     let options: OpenOptions = options::parse(options)?;
     let codec = options.codec.build()?;
     let (digest, now_ms) = options.request_and_now()?;
-    Ok(codec.open(ticket, &Expect { principal: &options.principal, request: &digest, now_ms }, None))
+    Ok(codec.open(&ticket, &Expect { principal: &options.principal, request: &digest, now_ms }, None))
 }
 
 /// What anyone can read from a ticket without the key: its parts with their byte ranges,
 /// the decoded payload, and everything wrong with it.
 #[wasm_bindgen(unchecked_return_type = "Inspection")]
-pub fn inspect(ticket: &str) -> Result<JsValue, JsError> {
-    options::to_js(&mrtr_ticket::inspect(ticket))
+pub fn inspect(#[wasm_bindgen(unchecked_param_type = "string")] ticket: JsValue) -> Result<JsValue, JsError> {
+    options::to_js(&mrtr_ticket::inspect(&options::text(&ticket, "ticket")?))
 }
 
 /// The request digest a ticket is bound to: base64url(SHA-256(canonical JSON)).
 #[wasm_bindgen(js_name = requestDigest)]
 pub fn request_digest(
-    method: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] params: JsValue,
 ) -> Result<String, JsError> {
+    let method = options::text(&method, "method")?;
     let params: serde_json::Value = options::parse(params)?;
-    Ok(mrtr_ticket::RequestDigest::of(method, &params).to_string())
+    Ok(mrtr_ticket::RequestDigest::of(&method, &params).to_string())
 }
 
 /// A codec kept alive across calls (the key is set up once), with an optional replay
@@ -114,27 +116,53 @@ impl Verifier {
 
     /// Runs every check and returns only the verdict: `"accepted"` or the id of the first
     /// failed check (`"signature"`, `"expiry"`, …). No trace is built for JS: the fast path.
-    pub fn verdict(&mut self, ticket: &str, principal: &str, digest: &str, now_ms: f64) -> String {
-        let digest = mrtr_ticket::RequestDigest::from_encoded(digest);
-        let expect = Expect { principal, request: &digest, now_ms: now_ms as u64 };
-        let record = self.record.as_mut().map(|r| r as &mut dyn ReplayRecord);
-        let opened = self.codec.open(ticket, &expect, record);
-        opened.failure().map_or("accepted", |f| f.check().id()).to_owned()
+    pub fn verdict(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] ticket: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] principal: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] digest: JsValue,
+        now_ms: f64,
+    ) -> Result<String, JsError> {
+        let opened = self.open_texts(&ticket, &principal, &digest, now_ms)?;
+        Ok(opened.failure().map_or("accepted", |f| f.check().id()).to_owned())
     }
 
     /// Like the free function `open`, with this verifier's key and record.
     #[wasm_bindgen(unchecked_return_type = "Report")]
-    pub fn open(&mut self, ticket: &str, principal: &str, digest: &str, now_ms: f64) -> Result<JsValue, JsError> {
-        let digest = mrtr_ticket::RequestDigest::from_encoded(digest);
-        let expect = Expect { principal, request: &digest, now_ms: now_ms as u64 };
-        let record = self.record.as_mut().map(|r| r as &mut dyn ReplayRecord);
-        options::to_js(&self.codec.open(ticket, &expect, record).report())
+    pub fn open(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] ticket: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] principal: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] digest: JsValue,
+        now_ms: f64,
+    ) -> Result<JsValue, JsError> {
+        options::to_js(&self.open_texts(&ticket, &principal, &digest, now_ms)?.report())
     }
 
     /// The signature check alone (HMAC-SHA256 over the text before the last dot, compared
     /// with the tag): the floor no codec can beat. For the benchmark.
     #[wasm_bindgen(js_name = tagMatches)]
-    pub fn tag_matches(&self, ticket: &str) -> bool {
-        self.codec.tag_matches(ticket)
+    pub fn tag_matches(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] ticket: JsValue,
+    ) -> Result<bool, JsError> {
+        Ok(self.codec.tag_matches(&options::text(&ticket, "ticket")?))
+    }
+}
+
+impl Verifier {
+    /// Opens with this verifier's key and record, once each argument is known to be text.
+    fn open_texts(
+        &mut self,
+        ticket: &JsValue,
+        principal: &JsValue,
+        digest: &JsValue,
+        now_ms: f64,
+    ) -> Result<Opened, JsError> {
+        let (ticket, principal) = (options::text(ticket, "ticket")?, options::text(principal, "principal")?);
+        let digest = mrtr_ticket::RequestDigest::from_encoded(&options::text(digest, "digest")?);
+        let expect = Expect { principal: &principal, request: &digest, now_ms: now_ms as u64 };
+        let record = self.record.as_mut().map(|r| r as &mut dyn ReplayRecord);
+        Ok(self.codec.open(&ticket, &expect, record))
     }
 }

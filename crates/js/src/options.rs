@@ -11,11 +11,22 @@ pub fn parse<T: DeserializeOwned>(value: JsValue) -> Result<T, JsError> {
     serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("mrtr: bad options: {e}")))
 }
 
-/// Writes plain data as a plain JS object (maps as objects, not `Map`s).
+/// Writes plain data as a plain JS object, the way `JSON.parse` reads it: maps as objects,
+/// and a whole number past 2^53 (an attacker's `exp`, say) as the nearest double, where a
+/// direct conversion would refuse the whole result.
 pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&format!("mrtr: cannot hand the result to JS: {e}")))
+    let text =
+        serde_json::to_string(value).map_err(|e| JsError::new(&format!("mrtr: cannot write the result: {e}")))?;
+    js_sys::JSON::parse(&text).map_err(|_| JsError::new("mrtr: cannot hand the result to JS"))
+}
+
+/// A text argument, or an `Error` saying what came instead (wasm-bindgen's own conversion
+/// of a number or `undefined` into a string fails with a memory fault, not a sentence).
+pub fn text(value: &JsValue, name: &str) -> Result<String, JsError> {
+    value.as_string().ok_or_else(|| {
+        let kind = value.js_typeof().as_string().unwrap_or_default();
+        JsError::new(&format!("mrtr: `{name}` must be a string, got {}", if value.is_null() { "null" } else { &kind }))
+    })
 }
 
 /// The key and mode every call needs.
@@ -121,6 +132,9 @@ fn millis(value: f64, name: &str) -> Result<u64, JsError> {
     if (0.0..=9_007_199_254_740_991.0).contains(&value) {
         Ok(value as u64)
     } else {
-        Err(JsError::new(&format!("mrtr: `{name}` must be a non-negative number of milliseconds, got {value}")))
+        // `{:?}`: 1e300 as 1e300, not as its 301 digits.
+        Err(JsError::new(&format!(
+            "mrtr: `{name}` must be a number of milliseconds from 0 to Number.MAX_SAFE_INTEGER, got {value:?}"
+        )))
     }
 }

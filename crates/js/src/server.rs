@@ -79,9 +79,10 @@ impl LabServer {
     /// `context`: `{bearer: "bob-token" | "alice-token"}` or `{principal}`, and `nowMs`.
     pub fn handle(
         &mut self,
-        line: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue,
         #[wasm_bindgen(unchecked_param_type = "HandleContext")] context: JsValue,
     ) -> Result<String, JsError> {
+        let line = options::text(&line, "line")?;
         let request: Request = options::parse(context)?;
         let principal = match (&request.principal, request.bearer.as_deref()) {
             (Some(p), _) => p.clone(),
@@ -103,7 +104,7 @@ impl LabServer {
             nonces: &mut self.rng,
             store: &mut self.store,
         };
-        let handled = self.server.handle_line(line, &mut ctx);
+        let handled = self.server.handle_line(&line, &mut ctx);
         Ok(handled.response.map(|r| mrtr_sim::jsonrpc::line(&r)).unwrap_or_default())
     }
 
