@@ -52,6 +52,8 @@ export const tests = {
     // Not a string where a string belongs: a sentence, not a memory fault.
     await throwsWith(() => m.open(12345, { key, principal: "bob", request, nowMs: 0 }), "`ticket` must be a string, got number");
     await throwsWith(() => m.inspect(), "`ticket` must be a string, got undefined");
+    await throwsWith(() => m.open("v1.a.b"), "bad options: expected an object, got undefined");
+    await throwsWith(() => new m.LabServer().handle("{}", null), "bad options: expected an object, got null");
     await throwsWith(() => m.requestDigest(null, {}), "`method` must be a string, got null");
     await throwsWith(() => new m.LabServer().handle(42, { bearer: "bob-token", nowMs: 0 }), "`line` must be a string, got number");
     await throwsWith(() => new m.Verifier({ key }).verdict("v1.a.b", { name: "bob" }, "d", 0), "`principal` must be a string, got object");

@@ -6,9 +6,21 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-/// Reads a JS value into a Rust type; a wrong shape becomes an `Error` naming the field.
+/// Reads a JS object into a Rust type; a wrong shape becomes an `Error` naming the field.
 pub fn parse<T: DeserializeOwned>(value: JsValue) -> Result<T, JsError> {
+    if !value.is_object() {
+        return Err(JsError::new(&format!("mrtr: bad options: expected an object, got {}", type_name(&value))));
+    }
     serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("mrtr: bad options: {e}")))
+}
+
+/// `typeof`, with `null` called by its name.
+fn type_name(value: &JsValue) -> String {
+    if value.is_null() {
+        "null".into()
+    } else {
+        value.js_typeof().as_string().unwrap_or_default()
+    }
 }
 
 /// Writes plain data as a plain JS object, the way `JSON.parse` reads it: maps as objects,
@@ -23,10 +35,7 @@ pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
 /// A text argument, or an `Error` saying what came instead (wasm-bindgen's own conversion
 /// of a number or `undefined` into a string fails with a memory fault, not a sentence).
 pub fn text(value: &JsValue, name: &str) -> Result<String, JsError> {
-    value.as_string().ok_or_else(|| {
-        let kind = value.js_typeof().as_string().unwrap_or_default();
-        JsError::new(&format!("mrtr: `{name}` must be a string, got {}", if value.is_null() { "null" } else { &kind }))
-    })
+    value.as_string().ok_or_else(|| JsError::new(&format!("mrtr: `{name}` must be a string, got {}", type_name(value))))
 }
 
 /// The key and mode every call needs.
