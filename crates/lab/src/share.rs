@@ -268,6 +268,72 @@ mod tests {
     }
 
     #[test]
+    fn any_fragment_opens_a_lab_without_panicking() {
+        // Links are written by anyone: every key with values from the sensible to the hostile
+        // (huge numbers, signs, percent escapes, unknown names), in debug (overflow checked).
+        let values = [
+            "",
+            "0",
+            "1",
+            "-1",
+            "120000",
+            "18446744073709551615",
+            "18446744073709551616",
+            "9223372036854775808",
+            "deploy",
+            "book-seat",
+            "voucher",
+            "sealed",
+            "careless",
+            "expense",
+            "nope",
+            "honest",
+            "too-late,first-ticket",
+            "send-twice,send-twice,hello",
+            "shared",
+            "per-replica",
+            "off",
+            "sealed",
+            "unsigned",
+            "cancel",
+            "decline",
+            "A",
+            "B",
+            "C",
+            "%",
+            "%FF%FE",
+            "%00",
+            "v1.eyJ9.x",
+            "%7B%22id%22%3A1%7D",
+            "alice-token",
+            "&",
+            "=",
+            "é",
+        ];
+        let numbers = ["0", "8000", "121000", "18446744073709551615", "18446744073709551614", "9223372036854775808"];
+        let scenarios = mrtr_sim::scenarios::SCENARIOS;
+        let mut rng = mrtr_sim::rng::SimRng::new(8);
+        let mut pick = |n: usize| rng.below(n as u64) as usize;
+        for _ in 0..250 {
+            // Every scenario, each with a clock, then up to five more keys at random.
+            let mut pairs = vec![
+                format!("s={}", scenarios[pick(scenarios.len())].id),
+                format!("c={}", numbers[pick(numbers.len())]),
+                format!("m={}", ["", "honest", "first-ticket", "too-late,send-twice"][pick(4)]),
+            ];
+            for _ in 0..pick(6) {
+                pairs.push(format!("{}={}", KEYS[pick(KEYS.len())], values[pick(values.len())]));
+            }
+            let fragment = pairs.join("&");
+            let (lab, _) = read_fragment(&fragment);
+            assert!(lab.played.len() <= MAX_MOVES, "{fragment}");
+            assert!(!lab.run.trace.events.is_empty(), "{fragment}: the scenario still plays");
+            // What it opened to survives its own link.
+            assert_eq!(from_fragment(&to_fragment(&lab)).run.verdicts, lab.run.verdicts, "{fragment}");
+        }
+    }
+
+    #[test]
     fn moves_for_a_scenario_without_moves_are_ignored_and_said_so() {
         let (lab, ignored) = read_fragment("s=expense&m=honest");
         assert!(lab.played.is_empty());
