@@ -170,7 +170,7 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
     if mrtr_sim::scenarios::find(scenario).is_none() {
         ignored.push(unknown("scenario", scenario, mrtr_sim::scenarios::SCENARIOS.iter().map(|s| s.id)));
     }
-    let mut lab = Lab::open(scenario);
+    let lab = Lab::open(scenario);
     let mut moves = Vec::new();
     for id in get("m").unwrap_or("").split(',').map(str::trim).filter(|id| !id.is_empty()) {
         match Move::from_id(id) {
@@ -184,9 +184,6 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
     }
     if moves.len() > MAX_MOVES {
         ignored.push(format!("{} moves: a situation plays the first {MAX_MOVES}", moves.len()));
-    }
-    if !moves.is_empty() {
-        lab = lab.play_all(moves);
     }
     let clock = get("c").map(|c| (c, c.parse::<u64>()));
     if let Some((c, Err(_))) = clock {
@@ -205,9 +202,8 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
         // Last: a written request gives way to any part of the retry set before it.
         get("l").map(|l| Action::EditLine(l.to_owned())),
     ];
-    for action in actions.into_iter().flatten() {
-        lab = lab.apply(action);
-    }
+    // One run of the simulation for the whole link.
+    let lab = lab.apply_all(moves.into_iter().map(Action::Play).chain(actions.into_iter().flatten()));
     (lab, ignored)
 }
 

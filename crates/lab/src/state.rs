@@ -124,19 +124,6 @@ impl Lab {
         self.played.len() < MAX_MOVES
     }
 
-    /// These moves played after the ones so far, with one run of the simulation (what a
-    /// link's list of moves asks for); those past [`MAX_MOVES`] are left out.
-    pub fn play_all(mut self, moves: impl IntoIterator<Item = Move>) -> Lab {
-        if !self.takes_moves() {
-            return self;
-        }
-        let room = MAX_MOVES.saturating_sub(self.played.len());
-        self.played.extend(moves.into_iter().take(room));
-        self.own = None;
-        self.recompute();
-        self
-    }
-
     /// The ticket the server gave in this scenario.
     pub fn minted_ticket(&self) -> &str {
         self.run.figure("ticket").as_str().unwrap_or_default()
@@ -212,13 +199,43 @@ impl Lab {
     }
 
     /// Applies one action; the simulation runs again.
-    pub fn apply(mut self, action: Action) -> Lab {
+    pub fn apply(self, action: Action) -> Lab {
+        self.apply_all([action])
+    }
+
+    /// Applies these actions in order with one run of the simulation at the end (what a
+    /// link asks for), or a run before any action that reads the last one (an edit of the
+    /// ticket the server gave, a step of the diagrams).
+    pub fn apply_all(mut self, actions: impl IntoIterator<Item = Action>) -> Lab {
+        let mut stale = false;
+        for action in actions {
+            if stale && action.reads_the_run() {
+                self.recompute();
+                stale = false;
+            }
+            match self.change(action) {
+                Change::None => {}
+                Change::Run => stale = true,
+                Change::Whole(lab) => {
+                    self = *lab;
+                    stale = false;
+                }
+            }
+        }
+        if stale {
+            self.recompute();
+        }
+        self
+    }
+
+    /// What one action changes, without running the simulation.
+    fn change(&mut self, action: Action) -> Change {
         match action {
-            Action::Pick(scenario) => return Lab::open(scenario),
-            Action::Restore(fragment) => return crate::share::from_fragment(&fragment),
+            Action::Pick(scenario) => return Change::Whole(Box::new(Lab::open(scenario))),
+            Action::Restore(fragment) => return Change::Whole(Box::new(crate::share::from_fragment(&fragment))),
             // A scenario without moves (a flow) has nothing to play them on, and a situation
             // holds at most MAX_MOVES: either way it stays as it is.
-            Action::Play(_) if !self.takes_moves() || !self.room_for_a_move() => return self,
+            Action::Play(_) if !self.takes_moves() || !self.room_for_a_move() => return Change::None,
             Action::Play(by) => {
                 self.played.push(by);
                 self.own = None;
@@ -256,15 +273,29 @@ impl Lab {
                 let total = self.run.trace.events.len();
                 let at = (self.cursor.unwrap_or(total) as isize).saturating_add(delta);
                 self.cursor = Some(at.clamp(1, total as isize) as usize);
-                return self;
+                return Change::None;
             }
             Action::ShowAll => {
                 self.cursor = None;
-                return self;
+                return Change::None;
             }
         }
-        self.recompute();
-        self
+        Change::Run
+    }
+}
+
+/// What an action changed: nothing the simulation needs, the situation (run it again), or
+/// the whole lab (a new scenario, a link).
+enum Change {
+    None,
+    Run,
+    Whole(Box<Lab>),
+}
+
+impl Action {
+    /// Whether the action reads the last run: the ticket the server gave, or the events.
+    fn reads_the_run(&self) -> bool {
+        matches!(self, Action::EditPayload(..) | Action::FlipAt(_) | Action::Resign | Action::Step(_))
     }
 }
 
@@ -309,7 +340,8 @@ mod tests {
 
     #[test]
     fn a_situation_plays_at_most_max_moves() {
-        let full = Lab::open("deploy").play_all([Move::Honest, Move::Hello].repeat(MAX_MOVES));
+        let full =
+            Lab::open("deploy").apply_all([Move::Honest, Move::Hello].repeat(MAX_MOVES).into_iter().map(Action::Play));
         assert_eq!(full.played.len(), MAX_MOVES);
         assert_eq!(full.run.verdicts.len(), MAX_MOVES, "one run, every move in it");
         assert!(!full.room_for_a_move());
@@ -317,9 +349,12 @@ mod tests {
         assert_eq!(after.played, full.played, "the next move is not played");
         // Moves played one at a time and all at once give the same run.
         let one_by_one = Lab::open("deploy").apply(Action::Play(Move::Honest)).apply(Action::Play(Move::Hello));
-        assert_eq!(Lab::open("deploy").play_all([Move::Honest, Move::Hello]).run, one_by_one.run);
+        assert_eq!(
+            Lab::open("deploy").apply_all([Action::Play(Move::Honest), Action::Play(Move::Hello)]).run,
+            one_by_one.run
+        );
         // A flow plays none.
-        assert!(Lab::open("expense").play_all([Move::Honest]).played.is_empty());
+        assert!(Lab::open("expense").apply_all([Action::Play(Move::Honest)]).played.is_empty());
     }
 
     #[test]
