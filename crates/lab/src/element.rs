@@ -97,7 +97,7 @@ impl MountedLab {
     /// such move, the lab's scenario plays none, or its situation is full (`MAX_MOVES`).
     pub fn play(&self, by: &str) -> bool {
         let outlet = self.outlet.0.borrow();
-        let can_play = outlet.lab.as_ref().is_some_and(|lab| lab.takes_moves() && lab.room_for_a_move());
+        let can_play = outlet.lab.as_ref().is_some_and(|lab| lab.can_play_a_move());
         let (Some(by), Some(send), true) = (Move::from_id(by), outlet.send.clone(), can_play) else { return false };
         drop(outlet);
         send.emit(Action::Play(by));

@@ -119,9 +119,10 @@ impl Lab {
         scenarios::find(self.scenario).is_some_and(|s| s.takes_moves())
     }
 
-    /// Whether one more move can be played ([`MAX_MOVES`]).
-    pub fn room_for_a_move(&self) -> bool {
-        self.played.len() < MAX_MOVES
+    /// Whether a move can be played now: the scenario plays moves, and fewer than
+    /// [`MAX_MOVES`] are played.
+    pub fn can_play_a_move(&self) -> bool {
+        self.takes_moves() && self.played.len() < MAX_MOVES
     }
 
     /// The ticket the server gave in this scenario.
@@ -235,7 +236,7 @@ impl Lab {
             Action::Restore(fragment) => return Change::Whole(Box::new(crate::share::from_fragment(&fragment))),
             // A scenario without moves (a flow) has nothing to play them on, and a situation
             // holds at most MAX_MOVES: either way it stays as it is.
-            Action::Play(_) if !self.takes_moves() || !self.room_for_a_move() => return Change::None,
+            Action::Play(_) if !self.can_play_a_move() => return Change::None,
             Action::Play(by) => {
                 self.played.push(by);
                 self.own = None;
@@ -344,7 +345,7 @@ mod tests {
             Lab::open("deploy").apply_all([Move::Honest, Move::Hello].repeat(MAX_MOVES).into_iter().map(Action::Play));
         assert_eq!(full.played.len(), MAX_MOVES);
         assert_eq!(full.run.verdicts.len(), MAX_MOVES, "one run, every move in it");
-        assert!(!full.room_for_a_move());
+        assert!(!full.can_play_a_move());
         let after = full.clone().apply(Action::Play(Move::TooLate));
         assert_eq!(after.played, full.played, "the next move is not played");
         // Moves played one at a time and all at once give the same run.

@@ -52,7 +52,8 @@ pub fn moves(props: &Panel) -> Html {
     }
     let others = Move::ALL.into_iter().filter(|m| !first.contains(m));
     let found = props.lab.found_the_clean_move();
-    let full = !props.lab.room_for_a_move();
+    // The panel shows only for a scenario with moves: here that means 64 were played.
+    let full = !props.lab.can_play_a_move();
     let replayed =
         props.lab.run.verdicts.iter().filter(|v| v.by == Move::SendTwice.id()).any(|v| v.answered.word() == "accepted");
     html! {
