@@ -7,13 +7,13 @@
 use crate::cluster::{RecordMode, ATTACKER_KEY, LAB_KEY};
 use crate::moves::{flip_char_at, Move};
 use crate::rng::SimRng;
+use indexmap::IndexMap;
 use mrtr_ticket::{
     inspect, with_payload, Codec, Expect, FixedNonces, Key, Mint, Mode, NoRecord, ReplayRecord, RequestDigest,
     UsedNonces,
 };
 use serde::Serialize;
 use serde_json::json;
-use std::collections::BTreeMap;
 
 /// The moves a campaign draws from.
 pub const CAMPAIGN_MOVES: [Move; 9] = [
@@ -34,13 +34,17 @@ const TTL_MS: u64 = 120_000;
 /// The histogram's word for a move no check stopped.
 pub const ACCEPTED: &str = "accepted";
 
+/// A count by name, in the order each name was first counted.
+pub type Counts = IndexMap<String, u64>;
+
 /// How many moves each check stopped, and how many got through.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Histogram {
-    /// By failed check id, or [`ACCEPTED`].
-    pub by_verdict: BTreeMap<String, u64>,
-    /// Moves that got through although they were not honest (a replay, a forged price…).
-    pub slipped_through: BTreeMap<String, u64>,
+    /// By failed check id, or [`ACCEPTED`], in the order each was first seen.
+    pub by_verdict: Counts,
+    /// Moves that got through although they were not honest (a replay, a forged price…), by
+    /// move id in the order first seen.
+    pub slipped_through: Counts,
     /// Moves played so far.
     pub total: u64,
 }

@@ -1,6 +1,7 @@
 //! The record of used tickets: what makes a ticket single-use, since signing cannot.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 
 /// Remembers which ticket nonces were already redeemed.
 pub trait ReplayRecord {
@@ -36,8 +37,11 @@ impl ReplayRecord for NoRecord {
 /// stays proportional to the tickets still alive.
 #[derive(Debug, Clone, Default)]
 pub struct UsedNonces {
-    first_used: BTreeMap<String, u64>,
-    by_expiry: BTreeSet<(u64, String)>,
+    /// When each remembered nonce was first used. Only looked up, never listed, so the map's
+    /// order (a hash map's, which varies) shows nowhere.
+    first_used: HashMap<String, u64>,
+    /// The same nonces by expiry, soonest first: what `prune` forgets next.
+    by_expiry: BinaryHeap<Reverse<(u64, String)>>,
 }
 
 impl UsedNonces {
@@ -48,12 +52,13 @@ impl UsedNonces {
 
     /// Forgets every nonce whose ticket expired at or before `now_ms`.
     pub fn prune(&mut self, now_ms: u64) {
-        while let Some((exp, nonce)) = self.by_expiry.first().cloned() {
-            if exp > now_ms {
+        while let Some(Reverse((exp, _))) = self.by_expiry.peek() {
+            if *exp > now_ms {
                 break;
             }
-            self.by_expiry.pop_first();
-            self.first_used.remove(&nonce);
+            if let Some(Reverse((_, nonce))) = self.by_expiry.pop() {
+                self.first_used.remove(&nonce);
+            }
         }
     }
 }
@@ -65,7 +70,7 @@ impl ReplayRecord for UsedNonces {
             return Err(at);
         }
         self.first_used.insert(nonce.to_owned(), now_ms);
-        self.by_expiry.insert((exp_ms, nonce.to_owned()));
+        self.by_expiry.push(Reverse((exp_ms, nonce.to_owned())));
         Ok(())
     }
 

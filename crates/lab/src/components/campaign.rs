@@ -4,11 +4,10 @@
 
 use super::region::Region;
 use crate::state::Lab;
-use mrtr_sim::campaign::{Campaign, Histogram, ACCEPTED};
+use mrtr_sim::campaign::{Campaign, Counts, Histogram, ACCEPTED};
 use mrtr_sim::moves::Move;
 use mrtr_ticket::Check;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::Duration;
 use web_sys::HtmlInputElement;
@@ -37,7 +36,7 @@ struct Progress {
 
 /// The verdicts in the order the server runs its checks (the first that fails stops a move),
 /// the moves that passed them all last.
-fn in_check_order(by_verdict: &BTreeMap<String, u64>) -> impl Iterator<Item = (&str, u64)> {
+fn in_check_order(by_verdict: &Counts) -> impl Iterator<Item = (&str, u64)> {
     let order = Check::ALL.map(Check::id);
     let known = order.into_iter().chain([ACCEPTED]).filter_map(|v| by_verdict.get_key_value(v));
     let others = by_verdict.iter().filter(move |(v, _)| v.as_str() != ACCEPTED && !order.contains(&v.as_str()));
@@ -195,7 +194,7 @@ mod tests {
 
     #[test]
     fn verdicts_come_in_the_order_the_checks_run_accepted_last() {
-        let counts: BTreeMap<String, u64> =
+        let counts: Counts =
             [("accepted", 5), ("expiry", 1), ("shape", 2), ("signature", 3)].map(|(v, n)| (v.to_owned(), n)).into();
         let order: Vec<&str> = in_check_order(&counts).map(|(v, _)| v).collect();
         assert_eq!(order, ["shape", "signature", "expiry", "accepted"]);

@@ -4,25 +4,32 @@ use super::{region::Region, situation_link};
 use crate::host::{Host, LabEvent};
 use crate::state::{Action, Lab};
 use mrtr_sim::challenges::CHALLENGES;
-use std::collections::BTreeSet;
 use std::rc::Rc;
 use yew::prelude::*;
 
 const PROGRESS_KEY: &str = "mrtr-lab-challenges";
 
-fn load() -> BTreeSet<String> {
+/// The ids of the challenges done, in the order they were done (a handful: a list, not a set).
+fn load() -> Vec<String> {
     let saved = crate::stored(PROGRESS_KEY).unwrap_or_default();
-    // Inserted one by one: collecting into a set would sort first, and bring a sort for
-    // these few names into the wasm.
-    let mut done = BTreeSet::new();
+    let mut done = Vec::new();
     for id in saved.split(',').filter(|id| !id.is_empty()) {
-        done.insert(id.to_owned());
+        mark(&mut done, id);
     }
     done
 }
 
-fn save(done: &BTreeSet<String>) {
-    crate::store(PROGRESS_KEY, &done.iter().cloned().collect::<Vec<_>>().join(","));
+/// Adds `id` to `done`; false if it was there already.
+fn mark(done: &mut Vec<String>, id: &str) -> bool {
+    let new = !done.iter().any(|d| d == id);
+    if new {
+        done.push(id.to_owned());
+    }
+    new
+}
+
+fn save(done: &[String]) {
+    crate::store(PROGRESS_KEY, &done.join(","));
 }
 
 /// Props of [`Challenges`].
@@ -47,7 +54,7 @@ pub fn challenges(props: &Props) -> Html {
         use_effect_with(lab, move |lab| {
             let mut next = (*done).clone();
             for c in CHALLENGES {
-                if c.achieved(&lab.run, lab.mode) && next.insert(c.id.to_owned()) {
+                if c.achieved(&lab.run, lab.mode) && mark(&mut next, c.id) {
                     if let Some(host) = &host {
                         host.emit.emit(LabEvent::Challenge { id: c.id, goal: c.goal });
                     }
@@ -62,8 +69,8 @@ pub fn challenges(props: &Props) -> Html {
     let reset = {
         let done = done.clone();
         Callback::from(move |_: MouseEvent| {
-            save(&BTreeSet::new());
-            done.set(BTreeSet::new());
+            save(&[]);
+            done.set(Vec::new());
         })
     };
     html! {
@@ -74,7 +81,7 @@ pub fn challenges(props: &Props) -> Html {
             </div>
             <ol class="challenge-list">
                 { for CHALLENGES.iter().enumerate().map(|(i, c)| {
-                    let achieved = done.contains(c.id);
+                    let achieved = done.iter().any(|d| d == c.id);
                     let shown = hints[i];
                     let more = {
                         let hints = hints.clone();

@@ -3,12 +3,13 @@
 
 use mrtr_ticket::NonceSource;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 /// Saved work by key. One per replica, or one shared by all of them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StateStore {
-    saved: BTreeMap<String, Value>,
+    /// Only looked up by key, never listed: the hash map's order shows nowhere.
+    saved: HashMap<String, Value>,
 }
 
 impl StateStore {
