@@ -37,7 +37,8 @@ pub fn situation_in_round(world: &mut World, method: &str, params: Value, round:
             if reached.is_some() {
                 break;
             }
-            return Err(format!("{method} did not ask for input: {:?}", delivery.response));
+            let got = delivery.response.as_ref().map_or_else(|| "no response".to_owned(), Value::to_string);
+            return Err(format!("{method} did not ask for input: {got}"));
         };
         let ticket = result.get("requestState").and_then(Value::as_str).unwrap_or_default().to_owned();
         let requests = result.get("inputRequests").and_then(Value::as_object).cloned().unwrap_or_default();
