@@ -183,6 +183,19 @@ export const tests = {
     await page.context().close();
   },
 
+  async "the greedy server's figures read in words, each with its name in mrtr-sim --json"(ctx) {
+    const page = await ctx.openPage("#greedy");
+    const figures = page.getByRole("region", { name: "Measured" });
+    const rows = await figures.locator("dt").evaluateAll((dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling.textContent]));
+    const shown = Object.fromEntries(rows);
+    equal(shown["The client's limit on roundsclientRoundLimit"], "3");
+    equal(shown["Rounds the server wantedwantedRounds"], "50");
+    equal(shown["Requests the client sentrequests"], "4");
+    equal(shown["How the call endedoutcome"], "abandoned");
+    noProblems(page);
+    await page.context().close();
+  },
+
   async "a keyboard alone can walk through a scenario"(ctx) {
     const page = await ctx.openPage("#deploy");
     await page.getByRole("button", { name: "Honest retry", exact: true }).waitFor();

@@ -1,6 +1,7 @@
 //! The figures a scenario measured, and the two eras side by side.
 
 use super::{region::Region, Panel};
+use mrtr_sim::scenarios::figure_words;
 use serde_json::Value;
 use yew::prelude::*;
 
@@ -8,6 +9,15 @@ fn shown(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
         other => other.to_string(),
+    }
+}
+
+/// A figure's words, with its name as `mrtr-sim --json` prints it; a name that is words
+/// already stands alone.
+fn named(name: &str) -> Html {
+    match figure_words(name) {
+        Some(words) => html! { <>{ words }<code class="figure-name">{ name }</code></> },
+        None => html! { { name } },
     }
 }
 
@@ -33,14 +43,12 @@ pub fn figures(props: &Panel) -> Html {
             </table>
         }
     });
-    let plain: Vec<(&String, &Value)> =
-        figures.iter().filter(|(k, _)| !matches!(k.as_str(), "rows" | "ticket" | "verdicts")).collect();
     html! {
         <Region class="figures" heading="figures-title">
             <h2 id="figures-title">{ "Measured" }</h2>
             { era.unwrap_or_default() }
             <dl class="figure-list">
-                { for plain.into_iter().map(|(k, v)| html! { <><dt>{ k.clone() }</dt><dd>{ shown(v) }</dd></> }) }
+                { for props.lab.run.listed_figures().map(|(name, v)| html! { <><dt>{ named(name) }</dt><dd>{ shown(v) }</dd></> }) }
             </dl>
         </Region>
     }

@@ -2,11 +2,13 @@
 //! pages measured. The lab opens them; the runner prints them; the tests assert them.
 
 mod era;
+mod figure_words;
 mod flows;
 mod misuse;
 mod verdict;
 
 pub use era::EraRow;
+pub use figure_words::figure_words;
 pub use misuse::{play, situation, Prepared};
 pub use verdict::{Answered, Verdict};
 
@@ -65,6 +67,12 @@ impl Run {
     /// One figure.
     pub fn figure(&self, name: &str) -> &Value {
         self.figures.get(name).unwrap_or(&Value::Null)
+    }
+
+    /// The figures that make a plain list: all but the era table's `rows`, the `ticket` and
+    /// the `verdicts`, which are shown in their own ways.
+    pub fn listed_figures(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.figures.iter().filter(|(name, _)| !matches!(name.as_str(), "rows" | "ticket" | "verdicts"))
     }
 
     /// The verdict words in order: `accepted`, `signature`, `expiry`, …
