@@ -98,8 +98,14 @@ pub enum Action {
 impl Lab {
     /// The lab opened on a scenario with default switches.
     pub fn open(scenario: &str) -> Lab {
+        Lab::open_with(scenario, [])
+    }
+
+    /// Opens a scenario with these actions applied (what a link asks for): one run of the
+    /// simulation in all, as [`apply_all`](Lab::apply_all) makes it.
+    pub fn open_with(scenario: &str, actions: impl IntoIterator<Item = Action>) -> Lab {
         let scenario = scenarios::find(scenario).map_or("deploy", |s| s.id);
-        let mut lab = Lab {
+        let lab = Lab {
             scenario,
             played: Vec::new(),
             own: None,
@@ -110,8 +116,7 @@ impl Lab {
             cursor: None,
             prefix: Prefix::default(),
         };
-        lab.recompute();
-        lab
+        lab.apply_from(true, actions)
     }
 
     /// Whether the open scenario plays moves.
@@ -207,8 +212,13 @@ impl Lab {
     /// Applies these actions in order with one run of the simulation at the end (what a
     /// link asks for), or a run before any action that reads the last one (an edit of the
     /// ticket the server gave, a step of the diagrams).
-    pub fn apply_all(mut self, actions: impl IntoIterator<Item = Action>) -> Lab {
-        let mut stale = false;
+    pub fn apply_all(self, actions: impl IntoIterator<Item = Action>) -> Lab {
+        self.apply_from(false, actions)
+    }
+
+    /// [`apply_all`](Lab::apply_all) on a lab whose run may be `stale` already (one just
+    /// opened has not run yet).
+    fn apply_from(mut self, mut stale: bool, actions: impl IntoIterator<Item = Action>) -> Lab {
         for action in actions {
             if stale && action.reads_the_run() {
                 self.recompute();
@@ -356,6 +366,26 @@ mod tests {
         );
         // A flow plays none.
         assert!(Lab::open("expense").apply_all([Action::Play(Move::Honest)]).played.is_empty());
+    }
+
+    #[test]
+    fn opening_with_actions_is_opening_then_applying_them() {
+        let actions = || {
+            [
+                // Reads the ticket the server gave: the lab must have run before it.
+                Action::FlipAt(20),
+                Action::Play(Move::Honest),
+                Action::Clock(30_000),
+                Action::Step(-1),
+            ]
+        };
+        for scenario in ["deploy", "book-seat", "expense", "no-such-scenario"] {
+            let opened = Lab::open_with(scenario, actions());
+            assert_eq!(opened, Lab::open(scenario).apply_all(actions()), "{scenario}");
+            assert!(!opened.run.trace.events.is_empty(), "{scenario} ran");
+        }
+        assert_eq!(Lab::open_with("deploy", []), Lab::open("deploy"));
+        assert!(!Lab::open("deploy").run.trace.events.is_empty(), "opening runs the scenario");
     }
 
     #[test]
