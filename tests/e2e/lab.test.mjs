@@ -41,6 +41,7 @@ const MOVES = [
   ["Send \"hello\"", "shape", "Invalid requestState: malformed"],
   ["Change one character", "signature", "Invalid requestState: bad signature"],
   ["Re-sign with another key", "signature", "Invalid requestState: bad signature"],
+  ["Re-encode the ticket", "signature", "Invalid requestState: bad signature"],
   ["Spend on another tool", "request", "belongs to a different request"],
   ["Spend on another method", "request", "belongs to a different request"],
   ["Drop the ticket", null, "the server asked again"],

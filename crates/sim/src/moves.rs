@@ -24,6 +24,8 @@ pub enum Move {
     EditPayload,
     /// Edit the payload and sign it again with a key of one's own.
     ResignOtherKey,
+    /// "Tidy" the ticket: the same claims written back in other bytes.
+    Reencode,
     /// Present bob's ticket with alice's bearer token.
     OtherPrincipal,
     /// Send the honest retry 5 minutes after the ticket was minted.
@@ -52,11 +54,12 @@ pub enum Move {
 
 impl Move {
     /// Every move, in the order the lab lists them.
-    pub const ALL: [Move; 16] = [
+    pub const ALL: [Move; 17] = [
         Move::Honest,
         Move::TamperByte,
         Move::EditPayload,
         Move::ResignOtherKey,
+        Move::Reencode,
         Move::OtherPrincipal,
         Move::TooLate,
         Move::SendTwice,
@@ -78,6 +81,7 @@ impl Move {
             Move::TamperByte => "tamper-byte",
             Move::EditPayload => "edit-payload",
             Move::ResignOtherKey => "resign",
+            Move::Reencode => "re-encode",
             Move::OtherPrincipal => "other-principal",
             Move::TooLate => "too-late",
             Move::SendTwice => "send-twice",
@@ -123,6 +127,7 @@ impl Move {
             Move::TamperByte => "Change one character",
             Move::EditPayload => "Tamper: edit the payload",
             Move::ResignOtherKey => "Re-sign with another key",
+            Move::Reencode => "Re-encode the ticket",
             Move::OtherPrincipal => "alice replays bob's ticket",
             Move::TooLate => "Too late (5 minutes)",
             Move::SendTwice => "Send the honest retry twice",
@@ -145,6 +150,7 @@ impl Move {
             Move::TamperByte => "The honest retry with one character of the ticket's payload changed.",
             Move::EditPayload => "Decode the readable payload, change a value (staging to prod, the price to 1.0), keep the old signature.",
             Move::ResignOtherKey => "The same edit, then a fresh signature made with the attacker's own key.",
+            Move::Reencode => "An honest client that tidies the ticket: it decodes the payload and writes the same claims back as pretty-printed JSON (a sealed one it can only re-encode as standard base64), and keeps the tag. Same meaning, other bytes.",
             Move::OtherPrincipal => "alice got hold of bob's ticket and sends the retry with her own bearer token.",
             Move::TooLate => "bob sends the honest retry 5 minutes after the ticket was minted; it lives 120 s.",
             Move::SendTwice => "The exact same retry line again: a replay of a request that already worked.",
@@ -167,6 +173,7 @@ impl Move {
             Move::TamperByte => 10,
             Move::EditPayload => 12,
             Move::ResignOtherKey => 14,
+            Move::Reencode => 18,
             Move::OtherPrincipal => 20,
             Move::TooLate => 300,
             Move::OtherArguments => 30,
@@ -284,6 +291,7 @@ impl Situation {
             Move::TamperByte => retry(client, self.answers.clone(), Some(&flip_one_char(&self.ticket))),
             Move::EditPayload => retry(client, self.answers.clone(), Some(&self.edited(false))),
             Move::ResignOtherKey => retry(client, self.answers.clone(), Some(&self.edited(true))),
+            Move::Reencode => retry(client, self.answers.clone(), Some(&reencoded(&self.ticket))),
             Move::OtherArguments => {
                 let mut message = serde_json::from_str::<Value>(&self.honest_line).unwrap_or_default();
                 message["id"] = client.next_id().into();
@@ -390,6 +398,50 @@ pub fn resign_with_attacker_key(ticket: &str) -> String {
     let key = Key::new(ATTACKER_KEY).unwrap_or_else(|_| unreachable!("32 bytes"));
     let payload = ticket.split('.').nth(1).and_then(|p| mrtr_ticket::base64url_decode(p).ok()).unwrap_or_default();
     Codec::new(key, Mode::Signed).wrap_payload(&payload, &mut FixedNonces(vec![7]))
+}
+
+/// The ticket as a client that "tidies" it would send it: a readable payload decoded and
+/// its JSON written back pretty-printed (the same claims in other bytes); a payload it
+/// cannot read (a sealed ticket) re-encoded, every part after the prefix, as standard
+/// base64 with padding. The tag is kept as it was.
+///
+/// ```
+/// use mrtr_sim::moves::reencoded;
+/// use mrtr_ticket::inspect;
+/// let ticket = "v1.eyJzdWIiOiJib2IifQ.tag";
+/// let tidied = reencoded(ticket);
+/// assert_ne!(tidied, ticket);
+/// assert_eq!(inspect(&tidied).payload, inspect(ticket).payload);
+/// assert_eq!(reencoded("v1e.ab-c_d.xyz"), "v1e.ab+c/d==.xyz=");
+/// ```
+pub fn reencoded(ticket: &str) -> String {
+    let mut parts: Vec<String> = ticket.split('.').map(str::to_owned).collect();
+    match inspect(ticket).payload.and_then(|payload| serde_json::to_string_pretty(&payload).ok()) {
+        Some(pretty) if parts.len() > 1 => parts[1] = mrtr_ticket::base64url_encode(pretty),
+        _ => {
+            for part in parts.iter_mut().skip(1) {
+                *part = standard_base64(part);
+            }
+        }
+    }
+    parts.join(".")
+}
+
+/// base64url text as standard base64: `-` and `_` become `+` and `/`, and `=` pads it to a
+/// multiple of four.
+fn standard_base64(base64url: &str) -> String {
+    let mut text: String = base64url
+        .chars()
+        .map(|c| match c {
+            '-' => '+',
+            '_' => '/',
+            other => other,
+        })
+        .collect();
+    while text.len() % 4 != 0 {
+        text.push('=');
+    }
+    text
 }
 
 /// Changes one character in the middle of the payload to another base64url character.

@@ -62,6 +62,7 @@ fn every_move_is_stopped_by_the_check_built_for_it() {
     let expected = [
         (Move::Honest, "accepted"),
         (Move::TamperByte, "signature"),
+        (Move::Reencode, "signature"),
         (Move::EditPayload, "signature"),
         (Move::ResignOtherKey, "signature"),
         (Move::OtherPrincipal, "principal"),

@@ -77,7 +77,7 @@ impl Check {
             Check::Size => "a huge paste that would cost the server memory and time",
             Check::Shape => "text that is not a ticket at all, like \"hello\"",
             Check::Base64url => "a part that was cut, padded or typed by hand",
-            Check::Signature => "any edit to the payload, and tickets forged with another key",
+            Check::Signature => "any change to the payload's bytes, and tickets forged with another key",
             Check::Payload => "a correctly signed blob that is not a ticket",
             Check::Principal => "a stolen ticket presented with someone else's credentials",
             Check::Expiry => "an old or leaked ticket brought back too late",

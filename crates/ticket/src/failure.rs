@@ -92,8 +92,8 @@ impl Failure {
                 format!("{len} bytes is over the {max}-byte limit, so nothing else was read")
             }
             Failure::Malformed { why, .. } => why.clone(),
-            Failure::BadSignature => "the tag does not match the prefix and payload: they were edited, \
-                                      cut, or signed with another key"
+            Failure::BadSignature => "the tag does not match the prefix and payload byte for byte: they \
+                                      were edited, re-encoded, cut, or signed with another key"
                 .to_owned(),
             Failure::WrongPrincipal { minted_for, presented_by } => {
                 format!("minted for {minted_for}, presented by {presented_by}")
