@@ -438,7 +438,7 @@ fn standard_base64(base64url: &str) -> String {
             other => other,
         })
         .collect();
-    while text.len() % 4 != 0 {
+    while !text.len().is_multiple_of(4) {
         text.push('=');
     }
     text
