@@ -6,6 +6,7 @@
 
 use jsonschema::Validator;
 use mrtr_sim::cluster::RecordMode;
+use mrtr_sim::moves::Move;
 use mrtr_sim::person::Reply;
 use mrtr_sim::scenarios::{Options, Run, SCENARIOS};
 use mrtr_sim::trace::{Actor, Kind};
@@ -131,9 +132,11 @@ fn every_emitted_message_validates_against_the_official_schema() {
         Options { reply: Some(Reply::Cancel), ..Options::default() },
         Options { reply: Some(Reply::AcceptNo), ..Options::default() },
         Options { mode: Some(Mode::Sealed), record: Some(RecordMode::Shared), ..Options::default() },
+        // Every move the lab offers, not only the lesson's.
+        Options { moves: Some(Move::ALL.to_vec()), ..Options::default() },
     ];
     for scenario in SCENARIOS {
-        for options in &variants {
+        for options in variants.iter().filter(|o| o.moves.is_none() || scenario.takes_moves()) {
             let options =
                 if scenario.id == "careless" { Options { mode: None, ..options.clone() } } else { options.clone() };
             let run = scenario.run(&options);
