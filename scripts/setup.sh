@@ -56,4 +56,11 @@ if [ ! -f "$ROOT/node_modules/.package-lock.json" ] || ! cmp -s "$ROOT/package-l
   (cd "$ROOT" && step npm ci --no-audit --no-fund && cp package-lock.json node_modules/.lock-copy)
 fi
 
+# 7. cargo-fuzz, for the fuzz targets' short run in the tests (scripts/fuzz.sh; tests only).
+CARGO_FUZZ_VERSION=0.13.2
+if [ "$PURPOSE" = all ]; then
+  has_version cargo-fuzz "$CARGO_FUZZ_VERSION" ||
+    step cargo install cargo-fuzz --version "=$CARGO_FUZZ_VERSION" --locked
+fi
+
 echo "[setup] toolchain ready" >&2

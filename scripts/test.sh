@@ -14,12 +14,12 @@ step bash scripts/setup.sh
 step cargo fmt --all --check
 step cargo fmt --manifest-path fuzz/Cargo.toml --check
 step cargo clippy --workspace --all-targets --locked -- -D warnings
-# The fuzz targets (their own workspace, run by hand: README) still compile against the crates.
-step cargo check --manifest-path fuzz/Cargo.toml --locked --no-default-features --target-dir target/fuzz-check
 
 # Native tests, then the known-answer vectors through the independent Python implementation.
 step cargo test --workspace --locked
 step python3 tests/test_vectors.py
+# The fuzz targets on their committed seeds and a fixed set of new inputs (scripts/fuzz.sh).
+step bash scripts/fuzz.sh
 
 # The same library tests compiled to wasm, in Node.
 step wasm-pack test --node --mode no-install crates/ticket
