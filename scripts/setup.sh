@@ -11,6 +11,7 @@ source "$ROOT/scripts/env.sh"
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$ROOT/Cargo.lock")
 WASM_PACK_VERSION=0.15.1
 TRUNK_VERSION=0.21.14 # trunk 0.22.x needs rustc >= 1.96.1
+CARGO_FUZZ_VERSION=0.13.2
 
 # `setup.sh serve` installs only what serving the lab needs; plain `setup.sh` everything.
 PURPOSE=${1:-all}
@@ -57,7 +58,6 @@ if [ ! -f "$ROOT/node_modules/.package-lock.json" ] || ! cmp -s "$ROOT/package-l
 fi
 
 # 7. cargo-fuzz, for the fuzz targets' short run in the tests (scripts/fuzz.sh; tests only).
-CARGO_FUZZ_VERSION=0.13.2
 if [ "$PURPOSE" = all ]; then
   has_version cargo-fuzz "$CARGO_FUZZ_VERSION" ||
     step cargo install cargo-fuzz --version "=$CARGO_FUZZ_VERSION" --locked
