@@ -187,6 +187,8 @@ export const tests = {
   async "the greedy server's figures read in words, each with its name in mrtr-sim --json"(ctx) {
     const page = await ctx.openPage("#greedy");
     const figures = page.getByRole("region", { name: "Measured" });
+    // The panel is drawn a task after the verdict: wait for its last figure.
+    await figures.getByText("clientRoundLimit").waitFor();
     const rows = await figures.locator("dt").evaluateAll((dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling.textContent]));
     const shown = Object.fromEntries(rows);
     equal(shown["The client's limit on roundsclientRoundLimit"], "3");
