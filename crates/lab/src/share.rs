@@ -167,18 +167,16 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
         ignored.push(unknown("key", key, KEYS));
     }
     let scenario = get("s").unwrap_or("deploy");
-    let found = mrtr_sim::scenarios::find(scenario);
-    if found.is_none() {
+    if mrtr_sim::scenarios::find(scenario).is_none() {
         ignored.push(unknown("scenario", scenario, mrtr_sim::scenarios::SCENARIOS.iter().map(|s| s.id)));
     }
-    // What Lab::open opens for this name (deploy when it is unknown).
-    let (opened, takes_moves) = found.map_or(("deploy", true), |s| (s.id, s.takes_moves()));
+    let opened = Lab::scenario_for(scenario);
     let mut moves = Vec::new();
     for id in get("m").unwrap_or("").split(',').map(str::trim).filter(|id| !id.is_empty()) {
         match Move::from_id(id) {
             // The reducer ignores it; the author hears why.
-            Some(_) if !takes_moves => {
-                ignored.push(format!("move \"{id}\": the {opened} scenario plays no moves"));
+            Some(_) if !opened.takes_moves() => {
+                ignored.push(format!("move \"{id}\": the {} scenario plays no moves", opened.id));
             }
             Some(by) => moves.push(by),
             None => ignored.push(unknown("move", id, Move::ALL.iter().map(|m| m.id()))),
@@ -205,7 +203,7 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
         get("l").map(|l| Action::EditLine(l.to_owned())),
     ];
     // One run of the simulation for the whole link.
-    let lab = Lab::open_with(opened, moves.into_iter().map(Action::Play).chain(actions.into_iter().flatten()));
+    let lab = Lab::open_with(opened.id, moves.into_iter().map(Action::Play).chain(actions.into_iter().flatten()));
     (lab, ignored)
 }
 

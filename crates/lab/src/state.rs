@@ -4,7 +4,7 @@
 use mrtr_sim::cluster::{RecordMode, Replica};
 use mrtr_sim::moves::{self, Move, OwnAttempt};
 use mrtr_sim::person::Reply;
-use mrtr_sim::scenarios::{self, Options, Prepared, Run, Verdict};
+use mrtr_sim::scenarios::{self, Options, Prepared, Run, Scenario, Verdict};
 use mrtr_ticket::{with_payload, Mode};
 use serde_json::Value;
 use std::rc::Rc;
@@ -104,7 +104,7 @@ impl Lab {
     /// Opens a scenario with these actions applied (what a link asks for): one run of the
     /// simulation in all, as [`apply_all`](Lab::apply_all) makes it.
     pub fn open_with(scenario: &str, actions: impl IntoIterator<Item = Action>) -> Lab {
-        let scenario = scenarios::find(scenario).map_or("deploy", |s| s.id);
+        let scenario = Lab::scenario_for(scenario).id;
         let lab = Lab {
             scenario,
             played: Vec::new(),
@@ -117,6 +117,12 @@ impl Lab {
             prefix: Prefix::default(),
         };
         lab.apply_from(true, actions)
+    }
+
+    /// The scenario the lab opens for a name: the one it names (an id or an alias), or the
+    /// first, deploy, when it names none.
+    pub fn scenario_for(name: &str) -> &'static Scenario {
+        scenarios::find(name).unwrap_or(&scenarios::SCENARIOS[0])
     }
 
     /// Whether the open scenario plays moves.
