@@ -8,7 +8,7 @@ use crate::client::Client;
 use crate::cluster::{Replica, ATTACKER_KEY};
 use crate::jsonrpc;
 use crate::person::{Person, Reply};
-use mrtr_ticket::{inspect, with_payload, Codec, FixedNonces, Key, Mode};
+use mrtr_ticket::{inspect, with_payload, with_payload_bytes, Codec, FixedNonces, Key, Mode};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -415,16 +415,16 @@ pub fn resign_with_attacker_key(ticket: &str) -> String {
 /// assert_eq!(reencoded("v1e.ab-c_d.xyz"), "v1e.ab+c/d==.xyz=");
 /// ```
 pub fn reencoded(ticket: &str) -> String {
-    let mut parts: Vec<String> = ticket.split('.').map(str::to_owned).collect();
-    match inspect(ticket).payload.and_then(|payload| serde_json::to_string_pretty(&payload).ok()) {
-        Some(pretty) if parts.len() > 1 => parts[1] = mrtr_ticket::base64url_encode(pretty),
-        _ => {
-            for part in parts.iter_mut().skip(1) {
-                *part = standard_base64(part);
-            }
-        }
+    if let Some(pretty) = inspect(ticket).payload.and_then(|payload| serde_json::to_string_pretty(&payload).ok()) {
+        return with_payload_bytes(ticket, pretty.as_bytes());
     }
-    parts.join(".")
+    match ticket.split_once('.') {
+        Some((prefix, rest)) => {
+            let parts: Vec<String> = rest.split('.').map(standard_base64).collect();
+            format!("{prefix}.{}", parts.join("."))
+        }
+        None => ticket.to_owned(),
+    }
 }
 
 /// base64url text as standard base64: `-` and `_` become `+` and `/`, and `=` pads it to a

@@ -136,7 +136,18 @@ pub fn inspect(ticket: &str) -> Inspection {
 /// assert_eq!(forged, "v1.eyJwcmljZSI6MX0.TAG");
 /// ```
 pub fn with_payload(ticket: &str, payload: &Value) -> String {
-    let encoded = b64::encode(crate::canonical_json(payload));
+    with_payload_bytes(ticket, crate::canonical_json(payload).as_bytes())
+}
+
+/// [`with_payload`] with the payload's bytes as given, not as canonical JSON: the same
+/// claims written another way, say.
+///
+/// ```
+/// let spaced = mrtr_ticket::with_payload_bytes("v1.e30.TAG", b"{ }");
+/// assert_eq!(spaced, "v1.eyB9.TAG");
+/// ```
+pub fn with_payload_bytes(ticket: &str, payload: &[u8]) -> String {
+    let encoded = b64::encode(payload);
     let mut parts: Vec<&str> = ticket.split('.').collect();
     if parts.len() < 2 {
         parts.resize(2, "");

@@ -57,7 +57,7 @@ pub use claims::Claims;
 pub use codec::{Codec, Mint, Mode, DEFAULT_MAX_LEN, NONCE_LEN};
 pub use digest::{RequestDigest, ROUND_ONLY_PARAMS};
 pub use failure::{Failure, INVALID_PARAMS};
-pub use inspect::{inspect, with_payload, Inspection, Part, Role, INSPECT_MAX_LEN};
+pub use inspect::{inspect, with_payload, with_payload_bytes, Inspection, Part, Role, INSPECT_MAX_LEN};
 pub use key::{Key, KeyTooShort, MIN_KEY_LEN};
 pub use nonce::{FixedNonces, NonceSource};
 pub use open::{Expect, Opened, Report, StepReport, Trusted};
