@@ -13,9 +13,14 @@ use mrtr_sim::trace::Kind;
 use mrtr_ticket::Mode;
 use serde_json::Value;
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
 const MODES: [Mode; 3] = [Mode::Signed, Mode::Sealed, Mode::Unsigned];
 const RECORDS: [RecordMode; 3] = [RecordMode::Off, RecordMode::Shared, RecordMode::PerReplica];
+
+/// The scenarios that take moves, by their index in SCENARIOS: worked out once, not per input.
+static TAKES_MOVES: LazyLock<Vec<usize>> =
+    LazyLock::new(|| (0..SCENARIOS.len()).filter(|&i| SCENARIOS[i].takes_moves()).collect());
 
 thread_local! {
     /// Each (scenario, mode, record) prepared once, with its own verdicts before the attempt.
@@ -25,7 +30,7 @@ thread_local! {
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else { return };
     let text = String::from_utf8_lossy(rest).into_owned();
-    let takes_moves: Vec<usize> = (0..SCENARIOS.len()).filter(|&i| SCENARIOS[i].takes_moves()).collect();
+    let takes_moves = &*TAKES_MOVES;
     let pick = usize::from(pick);
     // What is fuzzed (pick % 4), on which scenario, in which mode, with which record.
     let key = (takes_moves[(pick / 4) % takes_moves.len()], (pick / 24) % MODES.len(), (pick / 72) % RECORDS.len());
