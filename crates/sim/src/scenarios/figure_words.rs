@@ -13,11 +13,11 @@
 /// assert_eq!(figure_words("unknown method"), None);
 /// ```
 pub fn figure_words(name: &str) -> Option<String> {
-    let (group, last) = name.rsplit_once('.').unwrap_or(("", name));
     // The capabilities scenario: each tool, called by clients declaring different things.
-    if matches!(last, "name_release" | "deploy") {
-        return Some(format!("Calling {last} with a client declaring {group}"));
+    if let Some((client, tool @ ("name_release" | "deploy"))) = name.rsplit_once('.') {
+        return Some(format!("Calling {tool} with a client declaring {client}"));
     }
+    let last = name.rsplit_once('.').map_or(name, |(_, last)| last);
     let words = match last {
         "requests" => "Requests the client sent",
         "prompts" => "Questions put to the person",
