@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 use mrtr_ticket::{inspect, Codec, Expect, Key, Mode, RequestDigest, Status, UsedNonces};
 
 fuzz_target!(|data: &[u8]| {
-    let request = RequestDigest::of("tools/call", &serde_json::json!({"name": "deploy"}));
+    let request = RequestDigest::of("tools/call", &mrtr_json::json!({"name": "deploy"}));
     for mode in [Mode::Signed, Mode::Sealed, Mode::Unsigned] {
         let codec = Codec::new(Key::new([3u8; 32]).expect("32 bytes"), mode);
         let mut record = UsedNonces::new();

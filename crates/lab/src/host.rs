@@ -17,8 +17,9 @@
 //! ```
 
 use crate::state::Lab;
+use mrtr_json::json;
 use mrtr_sim::scenarios::{Answered, Verdict};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::rc::Rc;
 use yew::Callback;
 
@@ -92,8 +93,8 @@ impl LabEvent {
     /// start with `activity`, the lesson's IRI.
     pub fn detail(&self, activity: &str) -> Value {
         let activity = activity.trim_end_matches('/');
-        let mut detail = match self {
-            LabEvent::Verdict { scenario, verdict } => {
+        let mut detail = match *self {
+            LabEvent::Verdict { scenario, ref verdict } => {
                 let (accepted, check, code, message) = match &verdict.answered {
                     Answered::Accepted { .. } => (true, None, None, None),
                     Answered::Refused { check, code, message } => {
@@ -103,8 +104,9 @@ impl LabEvent {
                 };
                 let outcome = verdict.answered.word();
                 json!({
-                    "scenario": scenario, "by": verdict.by, "title": verdict.title, "atMs": verdict.at_ms,
-                    "bearer": verdict.bearer, "ticket": verdict.ticket, "accepted": accepted, "outcome": outcome, "check": check,
+                    "scenario": scenario, "by": verdict.by.as_str(), "title": verdict.title.as_str(), "atMs": verdict.at_ms,
+                    "bearer": verdict.bearer.as_str(), "ticket": verdict.ticket.as_deref(), "accepted": accepted,
+                    "outcome": outcome.as_str(), "check": check,
                     "code": code, "message": message,
                     "statement": statement(
                         VERB_ATTEMPTED,
@@ -115,8 +117,8 @@ impl LabEvent {
                     ),
                 })
             }
-            LabEvent::Step { scenario, shown, total, summary } => json!({
-                "scenario": scenario, "shown": shown, "total": total, "summary": summary,
+            LabEvent::Step { scenario, shown, total, ref summary } => json!({
+                "scenario": scenario, "shown": shown, "total": total, "summary": summary.as_str(),
                 "statement": statement(
                     VERB_EXPERIENCED,
                     format!("{activity}/scenarios/{scenario}/sequence"),
@@ -144,7 +146,7 @@ impl LabEvent {
                     ASSESSMENT,
                     json!({
                         "success": score == max, "completion": true,
-                        "score": { "raw": score, "min": 0, "max": max, "scaled": *score as f64 / (*max).max(1) as f64 },
+                        "score": { "raw": score, "min": 0, "max": max, "scaled": score as f64 / max.max(1) as f64 },
                     }),
                 ),
             }),

@@ -8,12 +8,12 @@ use crate::cluster::{RecordMode, ATTACKER_KEY, LAB_KEY};
 use crate::moves::{flip_char_at, Move};
 use crate::rng::SimRng;
 use indexmap::IndexMap;
+use mrtr_json::json;
 use mrtr_ticket::{
     inspect, with_payload, Codec, Expect, FixedNonces, Key, Mint, Mode, NoRecord, ReplayRecord, RequestDigest,
     UsedNonces,
 };
 use serde::Serialize;
-use serde_json::json;
 
 /// The moves a campaign draws from.
 pub const CAMPAIGN_MOVES: [Move; 9] = [

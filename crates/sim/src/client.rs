@@ -1,10 +1,10 @@
 //! The honest client: every request carries the envelope; a retry uses a new id, the
 //! answers under the same keys, and the ticket echoed byte for byte (none if none came).
 
-use crate::json::object;
 use crate::jsonrpc;
 use crate::protocol::{Capabilities, META_CAPABILITIES, META_CLIENT_INFO, META_VERSION, PROTOCOL_VERSION};
-use serde_json::{json, Map, Value};
+use mrtr_json::json;
+use serde_json::{Map, Value};
 
 /// The course's round limit: retries after the first request.
 pub const DEFAULT_MAX_ROUNDS: u32 = 3;
@@ -29,11 +29,11 @@ impl Client {
 
     /// The `_meta` envelope.
     pub fn meta(&self) -> Value {
-        object([
-            (META_VERSION, PROTOCOL_VERSION.into()),
-            (META_CLIENT_INFO, json!({"name": "mrtr-lab-client", "version": env!("CARGO_PKG_VERSION")})),
-            (META_CAPABILITIES, self.capabilities.to_value()),
-        ])
+        json!({
+            (META_VERSION): PROTOCOL_VERSION,
+            (META_CLIENT_INFO): {"name": "mrtr-lab-client", "version": env!("CARGO_PKG_VERSION")},
+            (META_CAPABILITIES): self.capabilities.to_value(),
+        })
     }
 
     /// A fresh request id.

@@ -1,6 +1,6 @@
 //! JSON-RPC 2.0 messages as MCP 2026-07-28 uses them, and the error codes.
 
-use crate::json::object;
+use mrtr_json::json;
 use serde_json::{Map, Value};
 
 /// The text could not be parsed as JSON.
@@ -22,12 +22,12 @@ pub const UNSUPPORTED_VERSION: i64 = -32022;
 
 /// A request line: `{"jsonrpc":"2.0","id":…,"method":…,"params":…}`.
 pub fn request(id: Value, method: &str, params: Value) -> Value {
-    object([("jsonrpc", "2.0".into()), ("id", id), ("method", method.into()), ("params", params)])
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 }
 
 /// A result line.
 pub fn result(id: Value, result: Value) -> Value {
-    object([("jsonrpc", "2.0".into()), ("id", id), ("result", result)])
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
 /// An error line; `data` is left out when `None`, and `id` when it is unknown (`null`),

@@ -24,7 +24,6 @@ pub mod campaign;
 pub mod challenges;
 pub mod client;
 pub mod cluster;
-pub mod json;
 pub mod jsonrpc;
 pub mod ledger;
 pub mod moves;

@@ -8,9 +8,10 @@ use crate::client::Client;
 use crate::cluster::{Replica, ATTACKER_KEY};
 use crate::jsonrpc;
 use crate::person::{Person, Reply};
+use mrtr_json::json;
 use mrtr_ticket::{inspect, with_payload, with_payload_bytes, Codec, FixedNonces, Key, Mode};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// One thing a client can do with (or to) a ticket.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -1,7 +1,8 @@
 //! The person at the client: answers each question, and may take a while.
 
+use mrtr_json::json;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// How the person answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

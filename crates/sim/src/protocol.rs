@@ -1,7 +1,8 @@
 //! The 2026-07-28 envelope every request carries in `params._meta`, and capabilities.
 
+use mrtr_json::json;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The one protocol revision this server speaks.
 pub const PROTOCOL_VERSION: &str = "2026-07-28";

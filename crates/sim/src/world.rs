@@ -243,7 +243,7 @@ mod tests {
     fn tickets_are_named_in_the_order_servers_gave_them_and_a_string_none_gave_is_called_so() {
         let mut world = World::new(ClusterConfig::default());
         let first =
-            world.client.request("tools/call", serde_json::json!({"name": "deploy", "arguments": {"env": "staging"}}));
+            world.client.request("tools/call", mrtr_json::json!({"name": "deploy", "arguments": {"env": "staging"}}));
         let ticket = world.send(&first, None).response.expect("a response")["result"]["requestState"].clone();
         let ticket = ticket.as_str().expect("a ticket");
         for sent in [ticket, "v1.e30.AAAA"] {

@@ -4,12 +4,12 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+use mrtr_json::json;
 use mrtr_sim::cluster::{Balancing, RecordMode, Replica};
 use mrtr_sim::moves::Move;
 use mrtr_sim::person::Reply;
 use mrtr_sim::scenarios::{self, Answered, Options, Run};
 use mrtr_ticket::Mode;
-use serde_json::json;
 
 fn run(id: &str, options: Options) -> Run {
     scenarios::run(id, &options).expect("known scenario")

@@ -5,13 +5,14 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use jsonschema::Validator;
+use mrtr_json::json;
 use mrtr_sim::cluster::RecordMode;
 use mrtr_sim::moves::Move;
 use mrtr_sim::person::Reply;
 use mrtr_sim::scenarios::{Options, Run, SCENARIOS};
 use mrtr_sim::trace::{Actor, Kind};
 use mrtr_ticket::Mode;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -45,7 +46,7 @@ impl Schema {
 
     fn check(&mut self, def: &str, instance: &Value) -> Result<(), String> {
         if !self.validators.contains_key(def) {
-            let root = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": self.defs, "$ref": format!("#/$defs/{def}")});
+            let root = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": self.defs.clone(), "$ref": format!("#/$defs/{def}")});
             let validator = jsonschema::validator_for(&root).map_err(|e| format!("{def}: {e}"))?;
             self.validators.insert(def.to_owned(), validator);
         }

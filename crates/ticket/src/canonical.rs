@@ -15,7 +15,7 @@ use std::fmt::Write;
 /// Writes `value` as canonical JSON.
 ///
 /// ```
-/// let value = serde_json::json!({"b": [1.0, 0.5, 1e21], "a": "é\n"});
+/// let value = mrtr_json::json!({"b": [1.0, 0.5, 1e21], "a": "é\n"});
 /// assert_eq!(mrtr_ticket::canonical_json(&value), r#"{"a":"é\n","b":[1,0.5,1e+21]}"#);
 /// ```
 pub fn canonical_json(value: &Value) -> String {
@@ -135,7 +135,7 @@ pub(crate) fn write_double(out: &mut String, x: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use mrtr_json::json;
 
     fn number(x: f64) -> String {
         let mut s = String::new();

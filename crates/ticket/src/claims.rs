@@ -45,7 +45,7 @@ impl Claims {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use mrtr_json::json;
 
     #[test]
     fn canonical_form_matches_the_generic_encoder() {

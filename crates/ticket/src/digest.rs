@@ -20,7 +20,7 @@ impl RequestDigest {
     ///
     /// ```
     /// use mrtr_ticket::RequestDigest;
-    /// use serde_json::json;
+    /// use mrtr_json::json;
     /// let first = RequestDigest::of("tools/call", &json!({"name": "deploy", "arguments": {"env": "staging"}}));
     /// let retry = RequestDigest::of("tools/call", &json!({
     ///     "arguments": {"env": "staging"}, "name": "deploy",

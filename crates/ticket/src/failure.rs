@@ -2,8 +2,9 @@
 
 use crate::check::Check;
 use crate::time::secs;
+use mrtr_json::json;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// JSON-RPC "Invalid params": the code every ticket failure answers with, as the official
 /// SDK does.

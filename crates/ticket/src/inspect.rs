@@ -132,7 +132,7 @@ pub fn inspect(ticket: &str) -> Inspection {
 /// ("edit the price, keep the old signature").
 ///
 /// ```
-/// let forged = mrtr_ticket::with_payload("v1.e30.TAG", &serde_json::json!({"price": 1.0}));
+/// let forged = mrtr_ticket::with_payload("v1.e30.TAG", &mrtr_json::json!({"price": 1.0}));
 /// assert_eq!(forged, "v1.eyJwcmljZSI6MX0.TAG");
 /// ```
 pub fn with_payload(ticket: &str, payload: &Value) -> String {

@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use mrtr_ticket::{Check, Codec, Expect, Failure, FixedNonces, Key, Mint, Mode, RequestDigest, Status};
-//! use serde_json::json;
+//! use mrtr_json::json;
 //!
 //! let codec = Codec::new(Key::new([7u8; 32]).unwrap(), Mode::Signed);
 //! let request = RequestDigest::of("tools/call", &json!({"name": "deploy", "arguments": {"env": "staging"}}));

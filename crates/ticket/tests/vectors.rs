@@ -31,7 +31,7 @@ fn digests_match_the_vectors() {
         for member in mrtr_ticket::ROUND_ONLY_PARAMS {
             kept.as_object_mut().expect("object").remove(member);
         }
-        let text = canonical_json(&serde_json::json!({"method": method, "params": kept}));
+        let text = canonical_json(&mrtr_json::json!({"method": method, "params": kept}));
         assert_eq!(text, case["canonical"].as_str().expect("canonical"));
         assert_eq!(RequestDigest::of(method, &case["params"]).as_str(), case["digest"].as_str().expect("digest"));
     }

@@ -3,7 +3,8 @@
 use super::Panel;
 use crate::share;
 use crate::state::Action;
-use serde_json::{json, Value};
+use mrtr_json::json;
+use serde_json::Value;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 

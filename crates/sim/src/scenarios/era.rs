@@ -13,8 +13,9 @@ use crate::server::Round;
 use crate::tools::{self, Effects, Step};
 use crate::trace::{Actor, Kind};
 use crate::world::{Outcome, World};
+use mrtr_json::json;
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// How long an earlier-era server waits for the answer before it gives up, ms.
 pub const LEGACY_TIMEOUT_MS: u64 = 60_000;
@@ -132,10 +133,9 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
     let Some(tool) = tools::tool(TOOL) else {
         return (0, "no such tool".into());
     };
-    let args: Map<String, Value> = json!({"amount": 250}).as_object().cloned().unwrap_or_default();
+    let args = Map::from_iter([("amount".to_owned(), Value::from(250))]);
     let call_id = world.client.next_id();
-    let call =
-        json!({"jsonrpc": "2.0", "id": call_id, "method": "tools/call", "params": {"name": TOOL, "arguments": args}});
+    let call = json!({"jsonrpc": "2.0", "id": call_id, "method": "tools/call", "params": {"name": TOOL, "arguments": args.clone()}});
     world.trace.wire_earlier_era(
         world.now(),
         Actor::Client,
@@ -157,7 +157,8 @@ fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
         return (0, "did not ask".into());
     };
     let mut parked: Vec<i64> = vec![call_id];
-    let ask = json!({"jsonrpc": "2.0", "id": 0, "method": question["method"], "params": question["params"]});
+    let ask =
+        json!({"jsonrpc": "2.0", "id": 0, "method": question["method"].clone(), "params": question["params"].clone()});
     world.trace.wire_earlier_era(
         world.now(),
         lane_a,

@@ -6,7 +6,8 @@ use crate::person::Reply;
 use crate::protocol::Capabilities;
 use crate::server::StateMode;
 use crate::world::{CallReport, Outcome, World};
-use serde_json::{json, Map, Value};
+use mrtr_json::json;
+use serde_json::{Map, Value};
 
 fn outcome_figures(figures: &mut Map<String, Value>, prefix: &str, report: &CallReport) {
     let key = |name: &str| {
@@ -188,7 +189,7 @@ pub fn protocol_errors(options: &Options) -> Run {
         ("not JSON-RPC", json!({"hello": "world"}).to_string()),
         (
             "unknown method",
-            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/destroy", "params": {"_meta": meta}}).to_string(),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/destroy", "params": {"_meta": meta.clone()}}).to_string(),
         ),
         (
             "no protocol version",
@@ -201,24 +202,24 @@ pub fn protocol_errors(options: &Options) -> Run {
         (
             "requestState that is not a string",
             json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-            "params": {"name": "deploy", "arguments": {"env": "prod"}, "requestState": 12345, "_meta": meta}})
+            "params": {"name": "deploy", "arguments": {"env": "prod"}, "requestState": 12345, "_meta": meta.clone()}})
             .to_string(),
         ),
         (
             "a 1 MB paste as requestState",
             json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call",
-            "params": {"name": "deploy", "arguments": {"env": "prod"}, "requestState": huge, "_meta": meta}})
+            "params": {"name": "deploy", "arguments": {"env": "prod"}, "requestState": huge, "_meta": meta.clone()}})
             .to_string(),
         ),
         (
             "unknown tool",
-            json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "rm_rf", "_meta": meta}})
+            json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "rm_rf", "_meta": meta.clone()}})
                 .to_string(),
         ),
         (
             "wrong argument type",
             json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
-            "params": {"name": "buy_ticket", "arguments": {"quantity": "two"}, "_meta": meta}})
+            "params": {"name": "buy_ticket", "arguments": {"quantity": "two"}, "_meta": meta.clone()}})
             .to_string(),
         ),
     ];

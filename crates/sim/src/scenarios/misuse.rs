@@ -4,8 +4,9 @@ use super::{world, Options, Run, Verdict};
 use crate::cluster::{Balancing, ClusterConfig, RecordMode};
 use crate::moves::{Move, OwnAttempt, Situation};
 use crate::world::World;
+use mrtr_json::json;
 use mrtr_ticket::{inspect, Mode};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// The lesson's timeline: honest at 8 s, tamper 12 s, alice 20 s, late 300 s, other
 /// request 30 s, the honest retry again 40 s.

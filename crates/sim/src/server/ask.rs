@@ -1,8 +1,8 @@
 //! Input requests a tool can make, and the answers that come back.
 
-use crate::json::object;
 use crate::protocol::InputKind;
-use serde_json::{json, Map, Value};
+use mrtr_json::json;
+use serde_json::{Map, Value};
 
 /// One way of asking: the kind, and the embedded request (`{"method", "params"}`).
 #[derive(Debug, Clone, PartialEq)]
@@ -23,10 +23,10 @@ impl Ask {
     pub fn form(message: &str, schema: Value) -> Ask {
         Ask {
             kind: InputKind::ElicitForm,
-            request: object([
-                ("method", "elicitation/create".into()),
-                ("params", object([("mode", "form".into()), ("message", message.into()), ("requestedSchema", schema)])),
-            ]),
+            request: json!({
+                "method": "elicitation/create",
+                "params": {"mode": "form", "message": message, "requestedSchema": schema},
+            }),
         }
     }
 

@@ -2,7 +2,8 @@
 
 use super::{text, Effects, Step, Tool};
 use crate::server::{Answer, Ask, Round};
-use serde_json::{json, Map, Value};
+use mrtr_json::json;
+use serde_json::{Map, Value};
 
 pub const DEPLOY: Tool = Tool {
     name: "deploy",

@@ -3,7 +3,8 @@
 
 use super::{text, Effects, Step, Tool};
 use crate::server::{Ask, Round};
-use serde_json::{json, Map, Value};
+use mrtr_json::json;
+use serde_json::{Map, Value};
 
 /// How many rounds it wants unless told otherwise.
 pub const DEFAULT_ROUNDS: u64 = 50;

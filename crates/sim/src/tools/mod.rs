@@ -13,7 +13,8 @@ mod seat;
 
 use crate::ledger::{Entry, Ledger};
 use crate::server::Round;
-use serde_json::{json, Map, Value};
+use mrtr_json::json;
+use serde_json::{Map, Value};
 
 /// Where a body ended this round.
 #[derive(Debug, Clone, PartialEq)]

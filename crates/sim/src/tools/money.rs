@@ -4,7 +4,8 @@
 use super::{cents, number, text, text_with, Effects, Step, Tool};
 use crate::ledger::money;
 use crate::server::{Answer, Ask, Round};
-use serde_json::{json, Map, Value};
+use mrtr_json::json;
+use serde_json::{Map, Value};
 
 /// Expenses above this need the person's confirmation.
 pub const EXPENSE_LIMIT: f64 = 100.0;

@@ -3,7 +3,8 @@
 
 use super::Step;
 use crate::server::{Ask, Round};
-use serde_json::{json, Map, Value};
+use mrtr_json::json;
+use serde_json::{Map, Value};
 
 /// A prompt the server offers.
 #[derive(Debug)]

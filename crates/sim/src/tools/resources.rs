@@ -2,7 +2,8 @@
 
 use super::Step;
 use crate::server::{Ask, Round};
-use serde_json::{json, Value};
+use mrtr_json::json;
+use serde_json::Value;
 
 /// The one sensitive resource.
 pub const SALARIES: &str = "lab://reports/salaries";

@@ -5,7 +5,8 @@
 use super::{text, text_with, tool_error, Effects, Step, Tool};
 use crate::ledger::money;
 use crate::server::{Answer, Ask, Round};
-use serde_json::{json, Map, Value};
+use mrtr_json::json;
+use serde_json::{Map, Value};
 
 /// The seats on offer; the person takes the first.
 pub const SEATS: [&str; 3] = ["14C", "2A", "31F"];
@@ -40,7 +41,7 @@ fn run(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -
             Some(_) => return Step::Done(text("No seat was chosen: nothing was booked.")),
         },
     };
-    round.save(json!({"seat": seat}));
+    round.save(json!({"seat": seat.as_str()}));
     let question = format!("Pay {} for seat {seat} on {flight}?", money(SEAT_PRICE_CENTS));
     match round.answer("pay", &[Ask::confirm(&question, "pay")]) {
         None => Step::Asked,
