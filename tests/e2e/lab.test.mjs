@@ -12,6 +12,13 @@ const failedCheck = async (page) => {
   const failed = page.locator(".check-fail");
   return (await failed.count()) ? failed.getAttribute("data-check") : null;
 };
+/** Whether the element is wholly inside the window. */
+async function inView(locator) {
+  return locator.evaluate((el) => {
+    const place = el.getBoundingClientRect();
+    return place.top >= 0 && place.bottom <= window.innerHeight;
+  });
+}
 async function play(page, title) {
   await page.getByRole("button", { name: title, exact: true }).click();
   await settle(page);
@@ -319,6 +326,23 @@ export const tests = {
     equal(await page.locator("html").getAttribute("data-theme"), "light", "embed.html once it runs");
     noProblems(page);
     await page.context().close();
+  },
+
+  async "a move brings its verdict into view when it is out of sight, and only then"(ctx) {
+    // Two columns: the verdict is beside the moves, on screen; the page stays where it is.
+    const wide = await ctx.openPage("#deploy");
+    ok(await inView(wide.getByRole("status")), "on a wide screen the verdict starts on screen");
+    await play(wide, "Honest retry");
+    equal(await wide.evaluate(() => window.scrollY), 0, "a move on a wide screen scrolls nothing");
+    await wide.context().close();
+    // One column: the verdict sits below the moves, the controls and the editor.
+    const phone = await ctx.openPage("#deploy", { viewport: { width: 390, height: 844 } });
+    ok(!(await inView(phone.getByRole("status"))), "on a phone the verdict starts below the first screen");
+    await play(phone, "Tamper: edit the payload");
+    ok(await inView(phone.getByRole("status")), "a move brings its verdict into view");
+    ok((await status(phone)).includes("signature"), "the verdict in view is the move's");
+    noProblems(phone);
+    await phone.context().close();
   },
 
   async "the lab fits a phone"(ctx) {

@@ -22,12 +22,43 @@ const HINT: &str =
     "bob holds the ticket. Each move is a separate attempt on it, at its own time; only one gets through cleanly.";
 const HINT_ROUND_2: &str = "bob holds round 2's ticket, and still has round 1's. Each move is a separate attempt, at its own time; only one gets through cleanly.";
 
+/// Brings the verdict into view after a move when it is out of sight: on a phone it sits below
+/// the moves, the controls and the editor, so a tap would otherwise change nothing on screen.
+/// A verdict already on screen (beside the moves on a wide screen) leaves the page where it is.
+/// It waits a task, for the move's checks to be drawn under the verdict: the browser keeps what
+/// is on screen in place when the page grows, and the panel it keeps must be the verdict's.
+fn reveal_verdict(event: &MouseEvent) {
+    let Some(lab) =
+        event.target_dyn_into::<web_sys::Element>().and_then(|button| button.closest(".lab").ok().flatten())
+    else {
+        return;
+    };
+    yew::platform::spawn_local(async move {
+        yew::platform::time::sleep(std::time::Duration::ZERO).await;
+        let (Some(status), Some(window)) = (lab.query_selector("[role=status]").ok().flatten(), web_sys::window())
+        else {
+            return;
+        };
+        let height = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(f64::INFINITY);
+        let place = status.get_bounding_client_rect();
+        if place.top() < 0.0 || place.bottom() > height {
+            // The verdict is sticky, and Chromium scrolls a sticky element to the end of its
+            // column: the column it heads is what is brought into view.
+            status.parent_element().unwrap_or(status).scroll_into_view();
+        }
+    });
+}
+
 fn button(by: Move, send: &Callback<Action>, full: bool) -> Html {
     let send = send.clone();
     let what = format!("move-{}-what", by.id());
+    let onclick = move |event: MouseEvent| {
+        send.emit(Action::Play(by));
+        reveal_verdict(&event);
+    };
     html! {
         <li class="move">
-            <button type="button" class="move-title" aria-describedby={what.clone()} disabled={full} onclick={move |_| send.emit(Action::Play(by))}>
+            <button type="button" class="move-title" aria-describedby={what.clone()} disabled={full} {onclick}>
                 { by.title() }
             </button>
             <span class="move-what" id={what}>{ by.what() }</span>
