@@ -12,6 +12,17 @@ const failedCheck = async (page) => {
   const failed = page.locator(".check-fail");
   return (await failed.count()) ? failed.getAttribute("data-check") : null;
 };
+/** Edits one character of the raw ticket; the editor repeats the verdict's clause on a phone only. */
+async function editOneCharacter(page, onPhone) {
+  const raw = page.getByLabel("Raw ticket (your attempt)");
+  const ticket = await raw.inputValue();
+  const at = ticket.indexOf(".") + 10;
+  await raw.fill(ticket.slice(0, at) + (ticket[at] === "A" ? "B" : "A") + ticket.slice(at + 1));
+  await settle(page);
+  const clause = page.locator(".editor-verdict");
+  equal(await clause.isVisible(), onPhone, `the editor's verdict clause shows on ${onPhone ? "a phone" : "a wide screen"}`);
+  ok((await clause.textContent()).startsWith("The server: refused by the signature check"), await clause.textContent());
+}
 /** Whether the element is wholly inside the window. */
 async function inView(locator) {
   return locator.evaluate((el) => {
@@ -334,6 +345,7 @@ export const tests = {
     ok(await inView(wide.getByRole("status")), "on a wide screen the verdict starts on screen");
     await play(wide, "Honest retry");
     equal(await wide.evaluate(() => window.scrollY), 0, "a move on a wide screen scrolls nothing");
+    await editOneCharacter(wide, false);
     await wide.context().close();
     // One column: the verdict sits below the moves, the controls and the editor.
     const phone = await ctx.openPage("#deploy", { viewport: { width: 390, height: 844 } });
@@ -341,6 +353,9 @@ export const tests = {
     await play(phone, "Tamper: edit the payload");
     ok(await inView(phone.getByRole("status")), "a move brings its verdict into view");
     ok((await status(phone)).includes("signature"), "the verdict in view is the move's");
+    // Typing in the editor: the verdict is out of sight below, so its clause shows under the
+    // raw ticket (on a wide screen it does not: the verdict is beside the editor).
+    await editOneCharacter(phone, true);
     noProblems(phone);
     await phone.context().close();
   },

@@ -1,6 +1,7 @@
 //! The ticket editor: the three parts labelled and coloured, the decoded payload as fields,
 //! the raw text, and the classic forgeries one click away. Every edit re-runs the checks.
 
+use super::status::{outcome, outcome_class};
 use super::{copy, region::Region, Panel};
 use crate::state::Action;
 use mrtr_ticket::{inspect, Role};
@@ -102,6 +103,13 @@ pub fn editor(props: &Panel) -> Html {
                 <ul class="problems" aria-label="What is wrong with it">
                     { for seen.problems.iter().map(|p| html! { <li>{ p.clone() }</li> }) }
                 </ul>
+            }
+            // On one column the verdict is below the controls, out of sight while you type: its
+            // clause is repeated here (the verdict itself is what a screen reader announces).
+            if let Some(v) = props.lab.latest() {
+                <p class={classes!("editor-verdict", outcome_class(Some(&v.answered)))} aria-hidden="true">
+                    { format!("The server: {}", outcome(&v.answered)) }
+                </p>
             }
             <div class="editor-actions">
                 <label class="position">

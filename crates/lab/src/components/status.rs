@@ -4,6 +4,26 @@ use super::Panel;
 use mrtr_sim::scenarios::Answered;
 use yew::prelude::*;
 
+/// What the server made of an attempt, in a clause: "refused by the signature check: …".
+pub fn outcome(answered: &Answered) -> String {
+    match answered {
+        Answered::Accepted { text } => format!("accepted: {text}"),
+        Answered::AskedAgain => "the server asked again instead of acting".to_owned(),
+        Answered::Refused { check: Some(check), message, .. } => format!("refused by the {check} check: {message}"),
+        Answered::Refused { code, message, .. } => format!("refused with error {code}: {message}"),
+        Answered::NoResponse => "no response".to_owned(),
+    }
+}
+
+/// The class that colours a verdict: passed, failed, or neither.
+pub fn outcome_class(answered: Option<&Answered>) -> &'static str {
+    match answered {
+        Some(Answered::Accepted { .. }) => "status-pass",
+        Some(Answered::Refused { .. }) => "status-fail",
+        _ => "",
+    }
+}
+
 /// A `role="status"` sentence about the latest attempt.
 #[component(Status)]
 pub fn status(props: &Panel) -> Html {
@@ -12,23 +32,8 @@ pub fn status(props: &Panel) -> Html {
             "The server handed back a ticket. Pick a move, or edit the ticket and send your own attempt.".to_owned()
         }
         None => "Scenario played: read the figures, the diagram and the raw lines.".to_owned(),
-        Some(v) => {
-            let verdict = match &v.answered {
-                Answered::Accepted { text } => format!("accepted: {text}"),
-                Answered::AskedAgain => "the server asked again instead of acting".to_owned(),
-                Answered::Refused { check: Some(check), message, .. } => {
-                    format!("refused by the {check} check: {message}")
-                }
-                Answered::Refused { code, message, .. } => format!("refused with error {code}: {message}"),
-                Answered::NoResponse => "no response".to_owned(),
-            };
-            format!("{} at {}: {verdict}", v.title, mrtr_ticket::secs(v.at_ms))
-        }
+        Some(v) => format!("{} at {}: {}", v.title, mrtr_ticket::secs(v.at_ms), outcome(&v.answered)),
     };
-    let class = match props.lab.latest().map(|v| &v.answered) {
-        Some(Answered::Accepted { .. }) => "status status-pass",
-        Some(Answered::Refused { .. }) => "status status-fail",
-        _ => "status",
-    };
+    let class = classes!("status", outcome_class(props.lab.latest().map(|v| &v.answered)));
     html! { <p class={class} role="status" aria-live="polite">{ sentence }</p> }
 }
