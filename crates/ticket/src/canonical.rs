@@ -99,9 +99,9 @@ pub(crate) fn write_double(out: &mut String, x: f64) {
     if x < 0.0 {
         out.push('-');
     }
-    // The shortest digits that round-trip (ryu, which serde_json already brings), as
+    // The shortest digits that round-trip (zmij, serde_json's own float printer), as
     // "d.ddd", "ddd.d" or "d.ddde-x"; `n` is where the decimal point goes (ECMA-262's n).
-    let mut buffer = ryu::Buffer::new();
+    let mut buffer = zmij::Buffer::new();
     let text = buffer.format_finite(x.abs());
     let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
     let point = mantissa.find('.').unwrap_or(mantissa.len()) as i32;
