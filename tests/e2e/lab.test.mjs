@@ -346,6 +346,7 @@ export const tests = {
     await play(wide, "Honest retry");
     equal(await wide.evaluate(() => window.scrollY), 0, "a move on a wide screen scrolls nothing");
     await editOneCharacter(wide, false);
+    ok(!(await wide.getByRole("button", { name: "Back to the moves ↑" }).isVisible()), "no way back up on two columns");
     await wide.context().close();
     // One column: the verdict sits below the moves, the controls and the editor.
     const phone = await ctx.openPage("#deploy", { viewport: { width: 390, height: 844 } });
@@ -356,6 +357,12 @@ export const tests = {
     // Typing in the editor: the verdict is out of sight below, so its clause shows under the
     // raw ticket (on a wide screen it does not: the verdict is beside the editor).
     await editOneCharacter(phone, true);
+    // And one tap back up to the moves.
+    const back = phone.getByRole("button", { name: "Back to the moves ↑" });
+    ok(!(await inView(phone.getByRole("button", { name: "Honest retry", exact: true }))), "the moves are out of sight");
+    await back.click();
+    await settle(phone);
+    ok(await inView(phone.getByRole("button", { name: "Honest retry", exact: true })), "back at the moves");
     noProblems(phone);
     await phone.context().close();
   },

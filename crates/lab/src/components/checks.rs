@@ -53,10 +53,21 @@ pub fn checks(props: &Panel) -> Html {
             }
         }
     };
+    // On one column the moves are far above (a move scrolled down to its verdict): one tap
+    // back up. Hidden on two columns, where they are beside the checks.
+    let back_to_moves = props.lab.takes_moves().then(|| {
+        let onclick = |event: MouseEvent| {
+            if let Some(moves) = super::lab_of(&event).and_then(|lab| lab.query_selector(".moves").ok().flatten()) {
+                moves.scroll_into_view();
+            }
+        };
+        html! { <button type="button" class="secondary to-moves" {onclick}>{ "Back to the moves ↑" }</button> }
+    });
     html! {
         <Region class="checks" heading="checks-title">
             <h2 id="checks-title">{ heading }</h2>
             { body }
+            { back_to_moves }
         </Region>
     }
 }

@@ -69,6 +69,11 @@ pub fn situation_link(host: Option<&crate::host::Host>, fragment: &str, text: &s
     html! { <a {href} {onclick}>{ text.to_owned() }</a> }
 }
 
+/// The lab an event happened in (its landmark, `.lab`): where a panel looks for another.
+pub fn lab_of(event: &Event) -> Option<web_sys::Element> {
+    event.target_dyn_into::<web_sys::Element>()?.closest(".lab").ok().flatten()
+}
+
 /// Copies text to the clipboard (best effort: the page stays as it is if it cannot).
 pub fn copy(text: &str) {
     if let Some(window) = web_sys::window() {

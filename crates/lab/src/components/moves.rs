@@ -28,11 +28,7 @@ const HINT_ROUND_2: &str = "bob holds round 2's ticket, and still has round 1's.
 /// It waits a task, for the move's checks to be drawn under the verdict: the browser keeps what
 /// is on screen in place when the page grows, and the panel it keeps must be the verdict's.
 fn reveal_verdict(event: &MouseEvent) {
-    let Some(lab) =
-        event.target_dyn_into::<web_sys::Element>().and_then(|button| button.closest(".lab").ok().flatten())
-    else {
-        return;
-    };
+    let Some(lab) = super::lab_of(event) else { return };
     yew::platform::spawn_local(async move {
         yew::platform::time::sleep(std::time::Duration::ZERO).await;
         let (Some(status), Some(window)) = (lab.query_selector("[role=status]").ok().flatten(), web_sys::window())
