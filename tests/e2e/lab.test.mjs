@@ -339,7 +339,7 @@ export const tests = {
     await page.context().close();
   },
 
-  async "a move brings its verdict into view when it is out of sight, and only then"(ctx) {
+  async "on a phone the verdict follows a move and an edit, and the checks lead back to the moves; on a wide screen the page stays put"(ctx) {
     // Two columns: the verdict is beside the moves, on screen; the page stays where it is.
     const wide = await ctx.openPage("#deploy");
     ok(await inView(wide.getByRole("status")), "on a wide screen the verdict starts on screen");
