@@ -10,8 +10,8 @@ use crate::replay::ReplayRecord;
 use crate::sealed::{self, AEAD_NONCE_LEN, AEAD_TAG_LEN};
 use crate::time::secs;
 use hmac::Mac;
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -370,13 +370,12 @@ fn check_claims(
 }
 
 /// The payload as the checks read it: strings borrowed where they have no escapes, `data`
-/// left as raw JSON (it is parsed only when someone asks for the claims).
+/// checked to be JSON and skipped (it is parsed only when someone asks for the claims).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct WireClaims<'a> {
-    #[serde(borrow)]
     #[serde(rename = "data")]
-    _data: &'a RawValue,
+    _data: IgnoredAny,
     #[serde(borrow)]
     dig: Cow<'a, str>,
     exp: u64,
