@@ -25,6 +25,23 @@ pub struct Claims {
 }
 
 impl Claims {
+    /// The claims in a payload the checks have read (exactly these six members, of these
+    /// types), read member by member from a JSON value: the lab's wasm then carries the one
+    /// JSON value reader it needs anyway, not a second one for this struct. `None` for any
+    /// other payload.
+    pub(crate) fn from_payload(payload: &[u8]) -> Option<Claims> {
+        let Ok(Value::Object(mut members)) = serde_json::from_slice(payload) else { return None };
+        let mut text = |name: &str| match members.remove(name) {
+            Some(Value::String(text)) => Some(text),
+            _ => None,
+        };
+        let (dig, nonce, sub) = (text("dig")?, text("nonce")?, text("sub")?);
+        let exp = members.remove("exp")?.as_u64()?;
+        let iat = members.remove("iat")?.as_u64()?;
+        let data = members.remove("data")?;
+        members.is_empty().then(|| Claims { data, dig: RequestDigest::from_encoded(dig), exp, iat, nonce, sub })
+    }
+
     /// The payload bytes that go into the ticket: canonical JSON (RFC 8785).
     pub fn to_canonical_json(&self) -> String {
         let mut out = String::with_capacity(160);
@@ -60,5 +77,34 @@ mod tests {
         let generic = canonical::canonical_json(&serde_json::to_value(&claims).expect("serializable"));
         assert_eq!(claims.to_canonical_json(), generic);
         assert!(generic.starts_with(r#"{"data":{"env":"staging","price":95},"dig""#));
+    }
+
+    #[test]
+    fn a_payload_reads_as_serde_reads_it() {
+        let claims = Claims {
+            data: json!({"seat": "12A", "quoted": [1, 2.5, null]}),
+            dig: RequestDigest::from_encoded("abc"),
+            exp: 120_000,
+            iat: 7,
+            nonce: "n\"é".into(),
+            sub: "bob".into(),
+        };
+        let payload = claims.to_canonical_json();
+        assert_eq!(Claims::from_payload(payload.as_bytes()), Some(claims.clone()));
+        let derived: Claims = serde_json::from_str(&payload).expect("claims");
+        assert_eq!(derived, claims);
+        // Anything else is refused, as serde refuses it.
+        for other in [
+            payload.replacen("\"sub\"", "\"who\"", 1),
+            payload.replacen("\"exp\":120000", "\"exp\":-1", 1),
+            payload.replacen("\"exp\":120000", "\"exp\":1.5", 1),
+            payload.replacen("\"nonce\":", "\"extra\":1,\"nonce\":", 1),
+            payload.replacen("\"sub\":\"bob\"", "\"sub\":7", 1),
+            "[]".to_owned(),
+            "{".to_owned(),
+        ] {
+            assert_eq!(Claims::from_payload(other.as_bytes()), None, "{other}");
+            assert!(serde_json::from_str::<Claims>(&other).is_err(), "{other}");
+        }
     }
 }

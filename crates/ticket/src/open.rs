@@ -98,7 +98,7 @@ impl Opened {
     /// Claims that authenticated (signature and payload passed), whatever came after.
     pub fn authenticated_claims(&self) -> Option<&Claims> {
         self.exp?;
-        self.claims.get_or_init(|| serde_json::from_slice(&self.payload).ok()).as_ref()
+        self.claims.get_or_init(|| Claims::from_payload(&self.payload)).as_ref()
     }
 
     /// One sentence about one check, with the values it compared.
