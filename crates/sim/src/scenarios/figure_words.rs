@@ -14,10 +14,11 @@
 /// ```
 pub fn figure_words(name: &str) -> Option<String> {
     // The capabilities scenario: each tool, called by clients declaring different things.
-    if let Some((client, tool @ ("name_release" | "deploy"))) = name.rsplit_once('.') {
+    let grouped = name.rsplit_once('.');
+    if let Some((client, tool @ ("name_release" | "deploy"))) = grouped {
         return Some(format!("Calling {tool} with a client declaring {client}"));
     }
-    let last = name.rsplit_once('.').map_or(name, |(_, last)| last);
+    let last = grouped.map_or(name, |(_, last)| last);
     let words = match last {
         "requests" => "Requests the client sent",
         "prompts" => "Questions put to the person",
