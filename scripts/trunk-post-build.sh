@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Trunk's post-build hook (Trunk.toml): completes the build of index.html with what the
-# embed kit serves beside it, in the staging directory, on every build and every rebuild.
+# Trunk's post-build hook (Trunk.toml): minifies the page's module in release builds, and
+# completes the build of index.html with what the embed kit serves beside it, in the staging
+# directory, on every build and every rebuild.
 #
 #   embed.html               the iframe page (the same app: it notices its name)
 #   mrtr-lab-element.css     the lab's style partials in one sheet, for <mrtr-lab>'s shadow root
@@ -9,20 +10,27 @@
 #   sw.js                    the service worker, with the list of every file to keep offline
 set -euo pipefail
 stage=${TRUNK_STAGING_DIR:?run by trunk}
-case "${TRUNK_HTML_FILE:-}" in
-  */index.html | index.html) ;;
-  *) exit 0 ;; # another page (the budget's empty Yew page): nothing to add
-esac
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
+
+# The page's wasm-bindgen module (the script beside its wasm), minified in release builds
+# as Trunk minifies the page, before anything copies the page or lists the files. The
+# budget's empty Yew page gets the same, and nothing else.
+glue=$(cd "$stage" && for wasm in *_bg.wasm; do echo "${wasm%_bg.wasm}.js"; done | head -n1)
+[ -f "$stage/$glue" ] || { echo "post-build: no wasm-bindgen module in $stage" >&2; exit 1; }
+if [ "${TRUNK_PROFILE:-}" = release ]; then
+  node scripts/minify-glue.mjs "$stage" "$glue" index.html
+fi
+case "${TRUNK_HTML_FILE:-}" in
+  */index.html | index.html) ;;
+  *) exit 0 ;;
+esac
 
 cp "$stage/index.html" "$stage/embed.html"
 
 # The partials in the order index.html inlines them.
 grep -o 'data-trunk rel="inline" type="css" href="[^"]*"' index.html | sed 's/.*href="//; s/"$//' | xargs cat >"$stage/mrtr-lab-element.css"
 
-glue=$(cd "$stage" && ls | grep -E '^mrtr-lab(-[0-9a-f]+)?\.js$' | head -n1)
-[ -n "$glue" ] || { echo "post-build: no mrtr-lab module in $stage" >&2; exit 1; }
 cat >"$stage/mrtr-lab-build.js" <<JS
 // Written by scripts/trunk-post-build.sh: the names this build gave the lab's files.
 export const glue = "./$glue";
