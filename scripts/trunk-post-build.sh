@@ -13,13 +13,14 @@ stage=${TRUNK_STAGING_DIR:?run by trunk}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
-# The page's wasm-bindgen module (the script beside its wasm), minified in release builds
-# as Trunk minifies the page, before anything copies the page or lists the files. The
-# budget's empty Yew page gets the same, and nothing else.
+# The page's wasm-bindgen module (the script beside its wasm) and the names its wasm imports
+# from it, minified in release builds as Trunk minifies the page, before anything copies the
+# page or lists the files (scripts/minify-module.mjs). The budget's empty Yew page gets the
+# same, and nothing else.
 glue=$(cd "$stage" && for wasm in *_bg.wasm; do echo "${wasm%_bg.wasm}.js"; done | head -n1)
 [ -f "$stage/$glue" ] || { echo "post-build: no wasm-bindgen module in $stage" >&2; exit 1; }
 if [ "${TRUNK_PROFILE:-}" = release ]; then
-  node scripts/minify-glue.mjs "$stage" "$glue" index.html
+  node scripts/minify-module.mjs "$stage" "$glue" index.html
 fi
 case "${TRUNK_HTML_FILE:-}" in
   */index.html | index.html) ;;

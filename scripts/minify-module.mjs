@@ -1,0 +1,125 @@
+// Minifies a page's wasm-bindgen module in Trunk's staging directory: the names its wasm
+// imports from it (`__wbg_body_5f971cbc6950ca4f` → `a`: 139 of them, with hashes gzip
+// cannot shrink, in both files), then the JavaScript (terser; Trunk 0.21's own minifier
+// cannot parse wasm-bindgen's module and leaves it as it is). The pages that load the two
+// files get their new integrity hashes. Run by scripts/trunk-post-build.sh on release builds:
+//
+//   node scripts/minify-module.mjs STAGING_DIR MODULE PAGE...
+import { readFile, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { minify } from "terser";
+
+const [stage, module, ...pages] = process.argv.slice(2);
+const wasmFile = module.replace(/\.js$/, "_bg.wasm");
+const integrity = (bytes) => `sha384-${createHash("sha384").update(bytes).digest("base64")}`;
+
+/** An unsigned LEB128 number at `at`: [value, where the next field starts]. */
+function readLeb(bytes, at) {
+  let value = 0;
+  for (let shift = 0; ; shift += 7) {
+    const byte = bytes[at++];
+    value += (byte & 0x7f) * 2 ** shift;
+    if (byte < 0x80) return [value, at];
+  }
+}
+function leb(value) {
+  const out = [];
+  do {
+    const byte = value % 128;
+    value = Math.floor(value / 128);
+    out.push(value > 0 ? byte | 0x80 : byte);
+  } while (value > 0);
+  return out;
+}
+const utf8 = new TextEncoder();
+const name = (text) => [...leb(utf8.encode(text).length), ...utf8.encode(text)];
+
+/** The import section (id 2) rewritten by `rename(module, field)` → [module, field]. */
+function renameImports(wasm, rename) {
+  const out = [...wasm.subarray(0, 8)];
+  let at = 8;
+  while (at < wasm.length) {
+    const id = wasm[at];
+    const [size, start] = readLeb(wasm, at + 1);
+    let body = wasm.subarray(start, start + size);
+    if (id === 2) body = Uint8Array.from(renamedEntries(body, rename));
+    out.push(id, ...leb(body.length));
+    for (const byte of body) out.push(byte);
+    at = start + size;
+  }
+  return Uint8Array.from(out);
+}
+function renamedEntries(section, rename) {
+  const text = new TextDecoder();
+  let [count, at] = readLeb(section, 0);
+  const out = leb(count);
+  const readName = () => {
+    const [length, start] = readLeb(section, at);
+    at = start + length;
+    return text.decode(section.subarray(start, at));
+  };
+  const skipLeb = () => (at = readLeb(section, at)[1]);
+  const skipLimits = () => {
+    const flags = section[at++];
+    skipLeb();
+    if (flags & 1) skipLeb();
+  };
+  while (count--) {
+    const [module, field] = rename(readName(), readName());
+    const descriptor = at;
+    const kind = section[at++];
+    if (kind === 0) skipLeb(); // a function: its type
+    else if (kind === 1) (at++, skipLimits()); // a table: its element type, limits
+    else if (kind === 2) skipLimits(); // a memory
+    else if (kind === 3) at += 2; // a global: its type, mutability
+    else if (kind === 4) (at++, skipLeb()); // a tag
+    else throw new Error(`${wasmFile}: an import of kind ${kind}`);
+    out.push(...name(module), ...name(field), ...section.subarray(descriptor, at));
+  }
+  return out;
+}
+
+/** Short names for the imports, in order: a … z, A … Z, aa, ab, … (valid JS names, all). */
+function shortName(index) {
+  const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  return index < letters.length ? letters[index] : shortName(Math.floor(index / letters.length) - 1) + letters[index % letters.length];
+}
+
+const source = await readFile(join(stage, module), "utf8");
+const wasm = await readFile(join(stage, wasmFile));
+// The module's import object names each import once, as a key (`name: function(…)`), under
+// one key for the module (`"./x_bg.js": import0`). Anything else is refused, not guessed at.
+let renamed = source;
+let imports = 0;
+const fields = new Map();
+const modules = new Map();
+const minifiedWasm = renameImports(wasm, (from, field) => {
+  if (!modules.has(from)) {
+    const key = JSON.stringify(from);
+    if (renamed.split(`${key}:`).length !== 2) throw new Error(`${module}: the import module ${key} is not one key`);
+    modules.set(from, `m${modules.size || ""}`);
+    renamed = renamed.replace(`${key}:`, `${modules.get(from)}:`);
+  }
+  if (!fields.has(field)) {
+    const key = new RegExp(`(?<![\\w$])${field.replace(/\$/g, "\\$")}(?=\\s*:)`, "g");
+    if ((renamed.match(key) ?? []).length !== 1) throw new Error(`${module}: the import ${field} is not one key`);
+    fields.set(field, shortName(fields.size));
+    renamed = renamed.replace(key, fields.get(field));
+  }
+  imports++;
+  return [modules.get(from), fields.get(field)];
+});
+const { code } = await minify(renamed, { module: true, compress: true, mangle: true });
+for (const page of pages) {
+  const file = join(stage, page);
+  let html = await readFile(file, "utf8");
+  for (const [before, after] of [[source, code], [wasm, minifiedWasm]]) {
+    if (!html.includes(integrity(before))) throw new Error(`${page} does not name ${module} or its wasm by integrity hash`);
+    html = html.replaceAll(integrity(before), integrity(after));
+  }
+  await writeFile(file, html);
+}
+await writeFile(join(stage, module), code);
+await writeFile(join(stage, wasmFile), minifiedWasm);
+console.error(`post-build: ${module} minified, ${source.length} → ${code.length} bytes; ${imports} imports renamed, ${wasmFile} ${wasm.length} → ${minifiedWasm.length} bytes`);
