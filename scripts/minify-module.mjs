@@ -102,7 +102,8 @@ const minifiedWasm = renameImports(wasm, (from, field) => {
     renamed = renamed.replace(`${key}:`, `${modules.get(from)}:`);
   }
   if (!fields.has(field)) {
-    const key = new RegExp(`(?<![\\w$])${field.replace(/\$/g, "\\$")}(?=\\s*:)`, "g");
+    const escaped = field.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const key = new RegExp(`(?<![\\w$])${escaped}(?=\\s*:)`, "g");
     if ((renamed.match(key) ?? []).length !== 1) throw new Error(`${module}: the import ${field} is not one key`);
     fields.set(field, shortName(fields.size));
     renamed = renamed.replace(key, fields.get(field));
