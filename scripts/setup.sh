@@ -52,7 +52,8 @@ has_version trunk "$TRUNK_VERSION" ||
     cargo install trunk --version "=$TRUNK_VERSION" --locked
 
 # 6. npm dev-dependencies from the committed lock file: wasm-opt (binaryen, run by node),
-#    playwright-core (drives Debian's Chromium), axe-core, typescript.
+#    terser (minifies the lab's module), playwright-core (drives Debian's Chromium), axe-core,
+#    typescript.
 if [ ! -f "$ROOT/node_modules/.package-lock.json" ] || ! cmp -s "$ROOT/package-lock.json" "$ROOT/node_modules/.lock-copy"; then
   (cd "$ROOT" && step npm ci --no-audit --no-fund && cp package-lock.json node_modules/.lock-copy)
 fi
