@@ -83,6 +83,7 @@ for (let i = 0; i < 5; i++) {
 const summary = (xs) => ({ ms: median(xs.map((x) => x.at)), wasm: median(xs.map((x) => x.wasm)) });
 const [labNav, emptyNav] = [summary(runs.lab), summary(runs.empty)];
 console.log(`navigation → interactive: lab ${labNav.ms.toFixed(0)} ms, empty Yew page ${emptyNav.ms.toFixed(0)} ms, ratio ${(labNav.ms / emptyNav.ms).toFixed(2)}×  (target ≤ 1.3×, median of 5)`);
+console.log(`  each load in turn, lab / empty page: ${runs.lab.map((x, i) => `${x.at.toFixed(0)} / ${runs.empty[i].at.toFixed(0)}`).join(", ")} ms`);
 console.log(`  wasm compiled and instantiated at: lab ${labNav.wasm.toFixed(0)} ms, empty page ${emptyNav.wasm.toFixed(0)} ms (the rest is start-up and first render)`);
 const phase = (from, to) => median(runs.lab.map((x) => x[to] - x[from])).toFixed(1);
 console.log(`  the lab after that (medians): to its start ${phase("wasm", "started")} ms, to its first lab open ${phase("started", "opened")} ms, to the first move button ${phase("opened", "at")} ms`);
