@@ -19,6 +19,9 @@ export async function throwsWith(fn, text) {
   }
   throw new Error(`expected an error mentioning "${text}"`);
 }
+/** Waits until Yew has rendered what the last event scheduled (two animation frames). */
+export const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
 export function noProblems(page) {
   equal(page.problems, [], "the page logged errors");
 }

@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "../../scripts/static-server.mjs";
-import { axeViolations, equal, noProblems, ok } from "./assert.mjs";
+import { axeViolations, equal, noProblems, ok, settle } from "./assert.mjs";
 
 /** The html code block after `<!-- snippet: name -->` in README.md, pointed at `labUrl`. */
 function snippet(root, name, labUrl) {
@@ -165,7 +165,9 @@ export const tests = {
     const [challenge] = await events(page, "mrtr-lab:challenge");
     equal([challenge.detail.id, challenge.detail.statement.verb.id, challenge.detail.statement.object.id],
       ["redeem-twice", "http://adlnet.gov/expapi/verbs/passed", "https://course.example/mrtr/lab-1/challenges/redeem-twice"]);
-    // The quick check: four right, one wrong.
+    // The quick check: four right, one wrong. First the panels above it finish drawing the
+    // challenge met, so that no click lands where a radio was a moment before.
+    await settle(page);
     const questions = lab.locator(".question");
     const picks = [1, 2, 1, 1, 0];
     for (let q = 0; q < 5; q++) await questions.nth(q).getByRole("radio").nth(picks[q]).check();

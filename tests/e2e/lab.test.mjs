@@ -1,8 +1,6 @@
 // The lab in Chromium, used as a student uses it: by visible labels and roles.
-import { axeViolations, equal, noProblems, ok } from "./assert.mjs";
+import { axeViolations, equal, noProblems, ok, settle } from "./assert.mjs";
 
-/** Waits until Yew has rendered what the last event scheduled (two animation frames). */
-const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 const status = async (page) => {
   await settle(page);
   return page.getByRole("status").textContent();
