@@ -10,12 +10,16 @@ const failedCheck = async (page) => {
   const failed = page.locator(".check-fail");
   return (await failed.count()) ? failed.getAttribute("data-check") : null;
 };
-/** Edits one character of the raw ticket; the editor repeats the verdict's clause on a phone only. */
-async function editOneCharacter(page, onPhone) {
+/** Changes one character of the raw ticket's payload, as a student's hand edit would. */
+async function editOneCharacter(page) {
   const raw = page.getByLabel("Raw ticket (your attempt)");
   const ticket = await raw.inputValue();
   const at = ticket.indexOf(".") + 10;
   await raw.fill(ticket.slice(0, at) + (ticket[at] === "A" ? "B" : "A") + ticket.slice(at + 1));
+}
+/** An edit of one character; the editor repeats the verdict's clause on a phone only. */
+async function editShowingTheClause(page, onPhone) {
+  await editOneCharacter(page);
   await settle(page);
   const clause = page.locator(".editor-verdict");
   equal(await clause.isVisible(), onPhone, `the editor's verdict clause shows on ${onPhone ? "a phone" : "a wide screen"}`);
@@ -124,11 +128,7 @@ export const tests = {
 
   async "editing one character of the raw ticket turns the signature check to ✗"(ctx) {
     const page = await ctx.openPage("#deploy");
-    const raw = page.getByLabel("Raw ticket (your attempt)");
-    const ticket = await raw.inputValue();
-    const at = ticket.indexOf(".") + 10;
-    const edited = ticket.slice(0, at) + (ticket[at] === "A" ? "B" : "A") + ticket.slice(at + 1);
-    await raw.fill(edited);
+    await editOneCharacter(page);
     equal(await failedCheck(page), "signature");
     const row = await page.locator('[data-check="signature"]').textContent();
     ok(row.includes("✗") && row.includes("failed"), row);
@@ -343,7 +343,7 @@ export const tests = {
     ok(await inView(wide.getByRole("status")), "on a wide screen the verdict starts on screen");
     await play(wide, "Honest retry");
     equal(await wide.evaluate(() => window.scrollY), 0, "a move on a wide screen scrolls nothing");
-    await editOneCharacter(wide, false);
+    await editShowingTheClause(wide, false);
     ok(!(await wide.getByRole("button", { name: "Back to the moves ↑" }).isVisible()), "no way back up on two columns");
     await wide.context().close();
     // One column: the verdict sits below the moves, the controls and the editor.
@@ -354,7 +354,7 @@ export const tests = {
     ok((await status(phone)).includes("signature"), "the verdict in view is the move's");
     // Typing in the editor: the verdict is out of sight below, so its clause shows under the
     // raw ticket (on a wide screen it does not: the verdict is beside the editor).
-    await editOneCharacter(phone, true);
+    await editShowingTheClause(phone, true);
     // And one tap back up to the moves.
     const back = phone.getByRole("button", { name: "Back to the moves ↑" });
     ok(!(await inView(phone.getByRole("button", { name: "Honest retry", exact: true }))), "the moves are out of sight");
