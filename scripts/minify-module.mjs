@@ -35,20 +35,17 @@ function leb(value) {
 const utf8 = new TextEncoder();
 const name = (text) => [...leb(utf8.encode(text).length), ...utf8.encode(text)];
 
-/** The import section (id 2) rewritten by `rename(module, field)` → [module, field]. */
+/** The wasm with its import section (id 2) rewritten by `rename(module, field)` → [module,
+ *  field]; every other section is kept as it is. */
 function renameImports(wasm, rename) {
-  const out = [...wasm.subarray(0, 8)];
-  let at = 8;
-  while (at < wasm.length) {
-    const id = wasm[at];
-    const [size, start] = readLeb(wasm, at + 1);
-    let body = wasm.subarray(start, start + size);
-    if (id === 2) body = Uint8Array.from(renamedEntries(body, rename));
-    out.push(id, ...leb(body.length));
-    for (const byte of body) out.push(byte);
-    at = start + size;
+  let [at, size, start] = [8, 0, 0];
+  for (; at < wasm.length; at = start + size) {
+    [size, start] = readLeb(wasm, at + 1);
+    if (wasm[at] === 2) break;
   }
-  return Uint8Array.from(out);
+  if (at >= wasm.length) throw new Error(`${wasmFile}: no import section`);
+  const section = renamedEntries(wasm.subarray(start, start + size), rename);
+  return Buffer.concat([wasm.subarray(0, at), Buffer.from([2, ...leb(section.length), ...section]), wasm.subarray(start + size)]);
 }
 function renamedEntries(section, rename) {
   const text = new TextDecoder();
