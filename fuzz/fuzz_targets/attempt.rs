@@ -43,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
         }
         2 => OwnAttempt { ticket: Some(text), ..OwnAttempt::default() },
         _ => OwnAttempt {
-            arguments: Some(serde_json::from_str(&text).unwrap_or(Value::String(text))),
+            arguments: Some(mrtr_json::parse(&text).unwrap_or(Value::String(text))),
             ..OwnAttempt::default()
         },
     };
@@ -59,7 +59,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(run.verdicts.len(), *before + 1, "one verdict for the attempt");
         for event in run.trace.events.iter().filter(|e| e.kind == Kind::Response) {
             let line = event.line.as_deref().expect("a response on the wire has its line");
-            let response: Value = serde_json::from_str(line).expect("every response is JSON");
+            let response = mrtr_json::parse(line).expect("every response is JSON");
             assert_eq!(response["jsonrpc"], "2.0", "{line}");
             assert!(response.get("result").is_some() != response.get("error").is_some(), "{line}");
         }

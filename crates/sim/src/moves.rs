@@ -294,7 +294,7 @@ impl Situation {
             Move::ResignOtherKey => retry(client, self.answers.clone(), Some(&self.edited(true))),
             Move::Reencode => retry(client, self.answers.clone(), Some(&reencoded(&self.ticket))),
             Move::OtherArguments => {
-                let mut message = serde_json::from_str::<Value>(&self.honest_line).unwrap_or_default();
+                let mut message = mrtr_json::parse(&self.honest_line).unwrap_or_default();
                 message["id"] = client.next_id().into();
                 message["params"]["arguments"] = self.other_arguments.clone();
                 jsonrpc::line(&message)

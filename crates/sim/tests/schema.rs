@@ -40,7 +40,7 @@ struct Schema {
 impl Schema {
     fn load() -> Self {
         let text = std::fs::read_to_string(schema_path()).expect("readable schema");
-        let schema: Value = serde_json::from_str(&text).expect("schema is JSON");
+        let schema = mrtr_json::parse(&text).expect("schema is JSON");
         Schema { defs: schema["$defs"].clone(), validators: BTreeMap::new() }
     }
 
@@ -89,7 +89,7 @@ fn validate(schema: &mut Schema, run: &Run, client_lines_are_honest: bool) -> (u
     let mut method = String::new();
     for event in run.trace.events.iter().filter(|e| !e.earlier_era) {
         let Some(line) = &event.line else { continue };
-        let Ok(message) = serde_json::from_str::<Value>(line) else {
+        let Ok(message) = mrtr_json::parse(line) else {
             continue;
         };
         let mut check = |def: &str, instance: &Value| {

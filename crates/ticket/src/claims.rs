@@ -30,7 +30,7 @@ impl Claims {
     /// JSON value reader it needs anyway, not a second one for this struct. `None` for any
     /// other payload.
     pub(crate) fn from_payload(payload: &[u8]) -> Option<Claims> {
-        let Ok(Value::Object(mut members)) = serde_json::from_slice(payload) else { return None };
+        let Ok(Value::Object(mut members)) = mrtr_json::parse(payload) else { return None };
         let mut text = |name: &str| match members.remove(name) {
             Some(Value::String(text)) => Some(text),
             _ => None,
@@ -91,7 +91,7 @@ mod tests {
         };
         let payload = claims.to_canonical_json();
         assert_eq!(Claims::from_payload(payload.as_bytes()), Some(claims.clone()));
-        let derived: Claims = serde_json::from_str(&payload).expect("claims");
+        let derived: Claims = serde_json::from_slice(payload.as_bytes()).expect("claims");
         assert_eq!(derived, claims);
         // Anything else is refused, as serde refuses it.
         for other in [
@@ -104,7 +104,7 @@ mod tests {
             "{".to_owned(),
         ] {
             assert_eq!(Claims::from_payload(other.as_bytes()), None, "{other}");
-            assert!(serde_json::from_str::<Claims>(&other).is_err(), "{other}");
+            assert!(serde_json::from_slice::<Claims>(other.as_bytes()).is_err(), "{other}");
         }
     }
 }

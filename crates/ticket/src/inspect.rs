@@ -111,7 +111,7 @@ pub fn inspect(ticket: &str) -> Inspection {
             Ok(bytes) => {
                 if part.role == Role::Payload {
                     let text = String::from_utf8_lossy(&bytes).into_owned();
-                    match serde_json::from_slice::<Value>(&bytes) {
+                    match mrtr_json::parse(&bytes) {
                         Ok(value) => seen.payload = Some(value),
                         Err(e) => seen.problems.push(format!("the payload decodes but is not JSON: {e}")),
                     }

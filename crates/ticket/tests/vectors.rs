@@ -10,7 +10,7 @@ use serde_json::Value;
 const VECTORS: &str = include_str!("../../../tests/vectors/tickets.json");
 
 fn vectors() -> Value {
-    serde_json::from_str(VECTORS).expect("tickets.json is JSON")
+    mrtr_json::parse(VECTORS).expect("tickets.json is JSON")
 }
 
 fn codec(v: &Value) -> Codec {

@@ -63,7 +63,7 @@ pub fn editor(props: &Panel) -> Html {
                     let shown = match value { Value::String(s) => s.clone(), other => other.to_string() };
                     let oninput = Callback::from(move |e: InputEvent| {
                         let text = e.target_unchecked_into::<HtmlInputElement>().value();
-                        let value = serde_json::from_str::<Value>(&text).ok()
+                        let value = mrtr_json::parse(&text).ok()
                             .filter(|v| !v.is_string() && member != "sub" && member != "nonce" && member != "dig")
                             .unwrap_or(Value::String(text));
                         send.emit(Action::EditPayload(member.clone(), value));

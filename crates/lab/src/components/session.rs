@@ -28,7 +28,7 @@ pub fn readable_size(bytes: u64) -> Result<(), String> {
 
 /// The situation inside a session file, or what is wrong with the file.
 pub fn situation_of(text: &str) -> Result<String, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("this file is not JSON ({e})"))?;
+    let value = mrtr_json::parse(text).map_err(|e| format!("this file is not JSON ({e})"))?;
     if value.get("mrtrLab").and_then(Value::as_u64) != Some(1) {
         return Err("this JSON is not an mrtr-lab session (no \"mrtrLab\": 1)".into());
     }

@@ -51,7 +51,7 @@ pub struct Incoming<'a> {
 impl<'a> Incoming<'a> {
     /// Reads one line (unless it is too long to read).
     pub fn read(line: &'a str) -> Incoming<'a> {
-        Incoming { line, message: (line.len() <= MAX_LINE).then(|| serde_json::from_str(line)) }
+        Incoming { line, message: (line.len() <= MAX_LINE).then(|| mrtr_json::parse(line)) }
     }
 }
 
