@@ -1,8 +1,10 @@
 // Minifies a page's wasm-bindgen module in Trunk's staging directory: the names its wasm
 // imports from it (`__wbg_body_5f971cbc6950ca4f` → `a`: 139 of them, with hashes gzip
-// cannot shrink, in both files), then the JavaScript (terser; Trunk 0.21's own minifier
-// cannot parse wasm-bindgen's module and leaves it as it is). The pages that load the two
-// files get their new integrity hashes. Run by scripts/trunk-post-build.sh on release builds:
+// cannot shrink, in both files) and the names it calls the wasm's exports by
+// (`wasm.wasm_bindgen__convert__closures_____invoke__h4a96dd2f26cd2bb9` → `wasm.a`), then the
+// JavaScript (terser; Trunk 0.21's own minifier cannot parse wasm-bindgen's module and leaves
+// it as it is). The pages that load the two files get their new integrity hashes. Run by
+// scripts/trunk-post-build.sh on release builds:
 //
 //   node scripts/minify-module.mjs STAGING_DIR MODULE PAGE...
 import { readFile, writeFile } from "node:fs/promises";
@@ -35,44 +37,71 @@ function leb(value) {
 const utf8 = new TextEncoder();
 const name = (text) => [...leb(utf8.encode(text).length), ...utf8.encode(text)];
 
-/** The wasm with its import section (id 2) rewritten by `rename(module, field)` → [module,
- *  field]; every other section is kept as it is. */
-function renameImports(wasm, rename) {
+/** The wasm with section `id` replaced by `rewrite(its bytes)`; every other section is kept
+ *  as it is. */
+function rewriteSection(wasm, id, rewrite) {
   let [at, size, start] = [8, 0, 0];
   for (; at < wasm.length; at = start + size) {
     [size, start] = readLeb(wasm, at + 1);
-    if (wasm[at] === 2) break;
+    if (wasm[at] === id) break;
   }
-  if (at >= wasm.length) throw new Error(`${wasmFile}: no import section`);
-  const section = renamedEntries(wasm.subarray(start, start + size), rename);
-  return Buffer.concat([wasm.subarray(0, at), Buffer.from([2, ...leb(section.length), ...section]), wasm.subarray(start + size)]);
+  if (at >= wasm.length) throw new Error(`${wasmFile}: no section ${id}`);
+  const section = rewrite(wasm.subarray(start, start + size));
+  return Buffer.concat([wasm.subarray(0, at), Buffer.from([id, ...leb(section.length), ...section]), wasm.subarray(start + size)]);
 }
-function renamedEntries(section, rename) {
+
+/** A reader of a section's entries: their count, then names and numbers in turn. */
+function entries(section) {
   const text = new TextDecoder();
-  let [count, at] = readLeb(section, 0);
-  const out = leb(count);
-  const readName = () => {
-    const [length, start] = readLeb(section, at);
-    at = start + length;
-    return text.decode(section.subarray(start, at));
+  const reader = { at: 0 };
+  reader.leb = () => {
+    const [value, next] = readLeb(section, reader.at);
+    reader.at = next;
+    return value;
   };
-  const skipLeb = () => (at = readLeb(section, at)[1]);
+  reader.name = () => {
+    const length = reader.leb();
+    return text.decode(section.subarray(reader.at, (reader.at += length)));
+  };
+  reader.count = reader.leb();
+  return reader;
+}
+
+/** The import section (id 2) with each import renamed by `rename(module, field)` → [module,
+ *  field]. */
+function renamedImports(section, rename) {
+  const read = entries(section);
+  let count = read.count;
+  const out = leb(count);
+  const skipLeb = () => read.leb();
   const skipLimits = () => {
-    const flags = section[at++];
+    const flags = section[read.at++];
     skipLeb();
     if (flags & 1) skipLeb();
   };
   while (count--) {
-    const [module, field] = rename(readName(), readName());
-    const descriptor = at;
-    const kind = section[at++];
+    const [module, field] = rename(read.name(), read.name());
+    const descriptor = read.at;
+    const kind = section[read.at++];
     if (kind === 0) skipLeb(); // a function: its type
-    else if (kind === 1) (at++, skipLimits()); // a table: its element type, limits
+    else if (kind === 1) (read.at++, skipLimits()); // a table: its element type, limits
     else if (kind === 2) skipLimits(); // a memory
-    else if (kind === 3) at += 2; // a global: its type, mutability
-    else if (kind === 4) (at++, skipLeb()); // a tag
+    else if (kind === 3) read.at += 2; // a global: its type, mutability
+    else if (kind === 4) (read.at++, skipLeb()); // a tag
     else throw new Error(`${wasmFile}: an import of kind ${kind}`);
-    out.push(...name(module), ...name(field), ...section.subarray(descriptor, at));
+    out.push(...name(module), ...name(field), ...section.subarray(descriptor, read.at));
+  }
+  return out;
+}
+
+/** The export section (id 7) with each export renamed by `rename(name)`. */
+function renamedExports(section, rename) {
+  const read = entries(section);
+  const out = leb(read.count);
+  for (let count = read.count; count--; ) {
+    const exported = rename(read.name());
+    const kind = section[read.at++];
+    out.push(...name(exported), kind, ...leb(read.leb()));
   }
   return out;
 }
@@ -91,7 +120,7 @@ let renamed = source;
 let imports = 0;
 const fields = new Map();
 const modules = new Map();
-const minifiedWasm = renameImports(wasm, (from, field) => {
+const withImportsRenamed = rewriteSection(wasm, 2, (section) => renamedImports(section, (from, field) => {
   if (!modules.has(from)) {
     const key = JSON.stringify(from);
     if (renamed.split(`${key}:`).length !== 2) throw new Error(`${module}: the import module ${key} is not one key`);
@@ -107,7 +136,19 @@ const minifiedWasm = renameImports(wasm, (from, field) => {
   }
   imports++;
   return [modules.get(from), fields.get(field)];
-});
+}));
+// The module holds the wasm's exports in `wasm` and calls each as `wasm.name`. An export it
+// never names that way (`main`, two globals) keeps its name.
+if (!/\bwasm = instance\.exports;/.test(renamed)) throw new Error(`${module}: the exports are not held in \`wasm\``);
+let exports = 0;
+const minifiedWasm = rewriteSection(withImportsRenamed, 7, (section) => renamedExports(section, (exported) => {
+  const escaped = exported.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const use = new RegExp(`(?<![\\w$.])wasm\\.${escaped}(?![\\w$])`, "g");
+  if (!use.test(renamed)) return exported;
+  const short = shortName(exports++);
+  renamed = renamed.replace(use, `wasm.${short}`);
+  return short;
+}));
 const { code } = await minify(renamed, { module: true, compress: true, mangle: true });
 for (const page of pages) {
   const file = join(stage, page);
@@ -120,4 +161,4 @@ for (const page of pages) {
 }
 await writeFile(join(stage, module), code);
 await writeFile(join(stage, wasmFile), minifiedWasm);
-console.error(`post-build: ${module} minified, ${source.length} → ${code.length} bytes; ${imports} imports renamed, ${wasmFile} ${wasm.length} → ${minifiedWasm.length} bytes`);
+console.error(`post-build: ${module} minified, ${source.length} → ${code.length} bytes; ${imports} imports and ${exports} exports renamed, ${wasmFile} ${wasm.length} → ${minifiedWasm.length} bytes`);
