@@ -64,6 +64,9 @@ pub fn error_code(message: &Value) -> Option<i64> {
 }
 
 /// Writes a message as one line of compact JSON, exactly as it goes on the wire.
+///
+/// JSON is written through `Value`'s `Display` throughout (`{}` compact, `{:#}` laid out), so
+/// the wasm carries one JSON writer for each layout, not one more per kind of output.
 pub fn line(message: &Value) -> String {
-    serde_json::to_string(message).unwrap_or_default()
+    message.to_string()
 }

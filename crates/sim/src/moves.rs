@@ -416,7 +416,7 @@ pub fn resign_with_attacker_key(ticket: &str) -> String {
 /// assert_eq!(reencoded("v1e.ab-c_d.xyz"), "v1e.ab+c/d==.xyz=");
 /// ```
 pub fn reencoded(ticket: &str) -> String {
-    if let Some(pretty) = inspect(ticket).payload.and_then(|payload| serde_json::to_string_pretty(&payload).ok()) {
+    if let Some(pretty) = inspect(ticket).payload.map(|payload| format!("{payload:#}")) {
         return with_payload_bytes(ticket, pretty.as_bytes());
     }
     match ticket.split_once('.') {

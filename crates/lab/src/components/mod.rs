@@ -52,7 +52,7 @@ pub fn shown_line(line: &str) -> String {
 
 /// A JSON text laid out on several lines; `None` when it is not JSON.
 pub fn laid_out(json: &str) -> Option<String> {
-    mrtr_json::parse(json).ok().and_then(|v| serde_json::to_string_pretty(&v).ok())
+    mrtr_json::parse(json).ok().map(|value| format!("{value:#}"))
 }
 
 /// A link to a situation that opens it in this lab (on the lab's own page it also shows in

@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 /// What an exported session file looks like.
 pub fn session_json(fragment: &str) -> String {
-    serde_json::to_string_pretty(&json!({"mrtrLab": 1, "situation": fragment})).unwrap_or_default()
+    format!("{:#}", json!({"mrtrLab": 1, "situation": fragment}))
 }
 
 /// The largest session file read. An exported one is a few KB (a link keeps at most an
