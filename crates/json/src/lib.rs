@@ -43,7 +43,7 @@ pub fn parse(json: impl AsRef<[u8]>) -> Result<Value, Error> {
 /// A [`Value`] from JSON written in Rust: objects, arrays and `null` as in JSON; any other
 /// value an expression that `Value::from` takes, moved in. An object's members keep the
 /// order written. A member's name is a string literal, a variable, or an expression in
-/// parentheses.
+/// parentheses: anything `String: From` takes.
 #[macro_export]
 macro_rules! json {
     (null) => {
@@ -105,15 +105,24 @@ macro_rules! __json_members {
         $crate::__json_members!(@value $map [$name] () $($rest)+)
     };
     (@value $map:ident [$name:expr] ($($value:tt)+) , $($rest:tt)*) => {
-        $map.insert(::std::string::String::from($name), $crate::json!($($value)+));
+        $crate::__insert(&mut $map, $name, $crate::json!($($value)+));
         $crate::__json_members!($map () $($rest)*)
     };
     (@value $map:ident [$name:expr] ($($value:tt)+)) => {
-        $map.insert(::std::string::String::from($name), $crate::json!($($value)+));
+        $crate::__insert(&mut $map, $name, $crate::json!($($value)+));
     };
     (@value $map:ident [$name:expr] ($($value:tt)*) $next:tt $($rest:tt)*) => {
         $crate::__json_members!(@value $map [$name] ($($value)* $next) $($rest)*)
     };
+}
+
+/// Inserts an object's member for [`json!`]: one call at each member, instead of the name's
+/// copy, the map's insert and the old value's drop written out at each (1.9 KB gzip of the
+/// lab's wasm, whose messages are written with `json!`).
+#[doc(hidden)]
+#[inline(never)]
+pub fn __insert(map: &mut Map<String, Value>, name: impl Into<String>, value: Value) {
+    map.insert(name.into(), value);
 }
 
 #[cfg(test)]
