@@ -71,23 +71,21 @@ function entries(section) {
  *  field]. */
 function renamedImports(section, rename) {
   const read = entries(section);
-  let count = read.count;
-  const out = leb(count);
-  const skipLeb = () => read.leb();
+  const out = leb(read.count);
   const skipLimits = () => {
     const flags = section[read.at++];
-    skipLeb();
-    if (flags & 1) skipLeb();
+    read.leb();
+    if (flags & 1) read.leb();
   };
-  while (count--) {
+  for (let count = read.count; count--; ) {
     const [module, field] = rename(read.name(), read.name());
     const descriptor = read.at;
     const kind = section[read.at++];
-    if (kind === 0) skipLeb(); // a function: its type
+    if (kind === 0) read.leb(); // a function: its type
     else if (kind === 1) (read.at++, skipLimits()); // a table: its element type, limits
     else if (kind === 2) skipLimits(); // a memory
     else if (kind === 3) read.at += 2; // a global: its type, mutability
-    else if (kind === 4) (read.at++, skipLeb()); // a tag
+    else if (kind === 4) (read.at++, read.leb()); // a tag
     else throw new Error(`${wasmFile}: an import of kind ${kind}`);
     out.push(...name(module), ...name(field), ...section.subarray(descriptor, read.at));
   }

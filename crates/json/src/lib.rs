@@ -25,11 +25,12 @@
 
 pub use serde_json::{Error, Map, Value};
 
-/// A JSON value read from text or bytes: the one way the workspace reads JSON.
+/// A JSON value read from text or bytes: the one way the workspace reads a JSON value.
 ///
-/// serde_json has two readers, one for `&str` and one for `&[u8]`, and each use of a reader
-/// compiles its own copy of the number and string parsers. Text is read as bytes here, so the
-/// lab's wasm carries one copy (a `&str` is valid UTF-8, so the result is the same).
+/// serde_json has two readers, one for `&str` and one for `&[u8]`, and each reader in use
+/// compiles its own copy of the number and string parsers. Text is read as bytes here, as
+/// the checks read a ticket's claims (`serde_json::from_slice`), so the lab's wasm carries
+/// one copy (a `&str` is valid UTF-8, so the result is the same).
 ///
 /// ```
 /// assert_eq!(mrtr_json::parse(r#"{"id": 7}"#).unwrap()["id"], 7);
