@@ -36,8 +36,7 @@ pub fn answer(props: &Panel) -> Html {
         }
     };
     html! {
-        <Region class="answer" heading="answer-title">
-            <h2 id="answer-title">{ "On the wire" }</h2>
+        <Region class="answer" heading="answer-title" title="On the wire">
             { block("Client sends", Kind::Request) }
             { block("Server answers", Kind::Response) }
         </Region>

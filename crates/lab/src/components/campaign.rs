@@ -135,8 +135,7 @@ pub fn campaign_panel(props: &Props) -> Html {
         format!("{}.{}", tenths / 10, tenths % 10)
     };
     html! {
-        <Region class="campaign" heading="campaign-title">
-            <h2 id="campaign-title">{ "Attack at scale" }</h2>
+        <Region class="campaign" heading="campaign-title" title="Attack at scale">
             <p class="hint">{ format!(
                 "Random malicious moves against this server set-up ({}, replay record {}): which check stops each, and what gets through.",
                 match props.lab.mode { mrtr_ticket::Mode::Signed => "signed", mrtr_ticket::Mode::Sealed => "sealed", mrtr_ticket::Mode::Unsigned => "signing off" },
@@ -152,7 +151,7 @@ pub fn campaign_panel(props: &Props) -> Html {
                 <p class="campaign-rate">{ format!("{} moves in {} ms: {} moves per second", grouped(h.total), grouped(elapsed_ms), grouped(per_second)) }</p>
                 <table class="histogram">
                     <caption>{ format!("What stopped {} moves", grouped(h.total)) }</caption>
-                    <thead><tr><th scope="col">{ "Stopped by" }</th><th scope="col">{ "Moves" }</th><th scope="col">{ "Share" }</th></tr></thead>
+                    { super::column_heads(&["Stopped by", "Moves", "Share"]) }
                     <tbody>
                         { for in_check_order(&h.by_verdict).map(|(verdict, n)| html! {
                             <tr>

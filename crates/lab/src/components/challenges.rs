@@ -74,11 +74,9 @@ pub fn challenges(props: &Props) -> Html {
         })
     };
     html! {
-        <Region class="challenges" heading="challenges-title">
-            <div class="panel-head">
-                <h2 id="challenges-title">{ format!("Challenges: {} of {} done", done.len().min(CHALLENGES.len()), CHALLENGES.len()) }</h2>
-                <button type="button" class="secondary" onclick={reset}>{ "Reset progress" }</button>
-            </div>
+        <Region class="challenges" heading="challenges-title"
+            title={format!("Challenges: {} of {} done", done.len().min(CHALLENGES.len()), CHALLENGES.len())}
+            beside={html! { <button type="button" class="secondary" onclick={reset}>{ "Reset progress" }</button> }}>
             <ol class="challenge-list">
                 { for CHALLENGES.iter().enumerate().map(|(i, c)| {
                     let achieved = done.iter().any(|d| d == c.id);

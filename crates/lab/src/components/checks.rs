@@ -64,8 +64,7 @@ pub fn checks(props: &Panel) -> Html {
         html! { <button type="button" class="secondary to-moves" {onclick}>{ "Back to the moves ↑" }</button> }
     });
     html! {
-        <Region class="checks" heading="checks-title">
-            <h2 id="checks-title">{ heading }</h2>
+        <Region class="checks" heading="checks-title" title={heading}>
             { body }
             { back_to_moves }
         </Region>

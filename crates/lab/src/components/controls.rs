@@ -96,8 +96,7 @@ pub fn controls(props: &Panel) -> Html {
         html! {}
     };
     html! {
-        <Region class="controls" heading="controls-title">
-            <h2 id="controls-title">{ "Control the world" }</h2>
+        <Region class="controls" heading="controls-title" title="Control the world">
             { world }
             { own }
         </Region>

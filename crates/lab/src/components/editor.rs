@@ -79,8 +79,7 @@ pub fn editor(props: &Panel) -> Html {
         }
     });
     html! {
-        <Region class="editor" heading="editor-title">
-            <h2 id="editor-title">{ "Edit the ticket" }</h2>
+        <Region class="editor" heading="editor-title" title="Edit the ticket">
             <p class="parts" aria-label="The ticket's parts">
                 { for seen.parts.iter().map(|part| html! {
                     <span class={role_class(part.role)}>

@@ -30,7 +30,7 @@ pub fn figures(props: &Panel) -> Html {
         html! {
             <table class="era">
                 <caption>{ "The same tool body, two places to wait" }</caption>
-                <thead><tr><th scope="col">{ "What happens" }</th><th scope="col">{ "Earlier era (server asks mid-call)" }</th><th scope="col">{ "Modern (input_required + ticket)" }</th></tr></thead>
+                { super::column_heads(&["What happens", "Earlier era (server asks mid-call)", "Modern (input_required + ticket)"]) }
                 <tbody>
                     { for rows.iter().map(|r| html! {
                         <tr>
@@ -44,8 +44,7 @@ pub fn figures(props: &Panel) -> Html {
         }
     });
     html! {
-        <Region class="figures" heading="figures-title">
-            <h2 id="figures-title">{ "Measured" }</h2>
+        <Region class="figures" heading="figures-title" title="Measured">
             { era.unwrap_or_default() }
             <dl class="figure-list">
                 { for props.lab.run.listed_figures().map(|(name, v)| html! { <><dt>{ named(name) }</dt><dd>{ shown(v) }</dd></> }) }

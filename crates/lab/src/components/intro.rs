@@ -29,8 +29,7 @@ pub fn intro(props: &Props) -> Html {
     };
     let link = host.map(|host| host.link(&props.lab)).unwrap_or_default();
     html! {
-        <Region class="intro" heading="intro-title">
-            <h2 id="intro-title">{ scenario.title }</h2>
+        <Region class="intro" heading="intro-title" title={scenario.title}>
             <p>{ scenario.teaches }</p>
             <p class="rule"><strong>{ "The rule: " }</strong>{ scenario.rule }</p>
             if props.tools {

@@ -9,13 +9,12 @@ use yew::prelude::*;
 pub fn ledger_panel(props: &Panel) -> Html {
     let entries = props.lab.run.ledger.entries();
     html! {
-        <Region class="ledger" heading="ledger-title">
-            <h2 id="ledger-title">{ format!("Ledger: {} side effect{}", entries.len(), if entries.len() == 1 { "" } else { "s" }) }</h2>
+        <Region class="ledger" heading="ledger-title" title={format!("Ledger: {} side effect{}", entries.len(), if entries.len() == 1 { "" } else { "s" })}>
             if entries.is_empty() {
                 <p class="hint">{ "Nothing happened yet." }</p>
             } else {
                 <table>
-                    <thead><tr><th scope="col">{ "Time" }</th><th scope="col">{ "Replica" }</th><th scope="col">{ "Tool" }</th><th scope="col">{ "What" }</th><th scope="col">{ "Amount" }</th></tr></thead>
+                    { super::column_heads(&["Time", "Replica", "Tool", "What", "Amount"]) }
                     <tbody>
                         { for entries.iter().map(|e| html! {
                             <tr>

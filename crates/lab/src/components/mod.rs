@@ -50,6 +50,11 @@ pub fn shown_line(line: &str) -> String {
     format!("{}… ({} bytes in all: the copy button copies them all)", &line[..cut], line.len())
 }
 
+/// A table's head: a column heading for each name.
+pub fn column_heads(names: &[&'static str]) -> Html {
+    html! { <thead><tr>{ for names.iter().map(|name| html! { <th scope="col">{ *name }</th> }) }</tr></thead> }
+}
+
 /// A JSON text laid out on several lines; `None` when it is not JSON.
 pub fn laid_out(json: &str) -> Option<String> {
     mrtr_json::parse(json).ok().map(|value| format!("{value:#}"))

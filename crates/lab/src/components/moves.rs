@@ -84,8 +84,7 @@ pub fn moves(props: &Panel) -> Html {
     let replayed =
         props.lab.run.verdicts.iter().filter(|v| v.by == Move::SendTwice.id()).any(|v| v.answered.word() == "accepted");
     html! {
-        <Region class="moves" heading="moves-title">
-            <h2 id="moves-title">{ "Play a move" }</h2>
+        <Region class="moves" heading="moves-title" title="Play a move">
             <p class="hint">{ if several_rounds { HINT_ROUND_2 } else { HINT } }</p>
             <ul class="move-list">{ for first.iter().map(|&m| button(m, &props.send, full)) }</ul>
             <details>

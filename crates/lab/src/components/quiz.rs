@@ -89,8 +89,7 @@ pub fn quiz(props: &Props) -> Html {
         }
     });
     html! {
-        <Region class="quiz" heading="quiz-title">
-            <h2 id="quiz-title">{ "Quick check" }</h2>
+        <Region class="quiz" heading="quiz-title" title="Quick check">
             <ol class="questions">
                 { for QUESTIONS.iter().enumerate().map(|(q, question)| {
                     let chosen = answers[q];

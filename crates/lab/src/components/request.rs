@@ -24,8 +24,7 @@ pub fn request_writer(props: &Panel) -> Html {
     let send = props.send.clone();
     let rebuild = Callback::from(move |_: MouseEvent| send.emit(Action::ResetAttempt));
     html! {
-        <Region class="request" heading="request-title">
-            <h2 id="request-title">{ "Write the request" }</h2>
+        <Region class="request" heading="request-title" title="Write the request">
             <p class="hint">
                 { "Your attempt as one JSON-RPC request, sent exactly as you write it, with the bearer token, the clock and the replica chosen above. Change the method, drop inputResponses, break the JSON: the server answers each. (The first call's id goes through again: a new id is the client's duty, which a server that keeps no state cannot check.) Editing the ticket builds the retry again." }
             </p>

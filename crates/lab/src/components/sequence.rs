@@ -14,17 +14,16 @@ pub fn sequence_panel(props: &Panel) -> Html {
         let send = props.send.clone();
         Callback::from(move |_: MouseEvent| send.emit(action.clone()))
     };
+    let stepper = html! {
+        <div class="stepper" role="group" aria-label="Step through the diagram">
+            <button type="button" onclick={act(Action::Step(-1))} disabled={shown <= 1}>{ "◀ Back" }</button>
+            <span class="step-count">{ format!("step {shown} of {}", events.len()) }</span>
+            <button type="button" onclick={act(Action::Step(1))} disabled={shown >= events.len()}>{ "Forward ▶" }</button>
+            <button type="button" class="secondary" onclick={act(Action::ShowAll)}>{ "Show all" }</button>
+        </div>
+    };
     html! {
-        <Region class="sequence-panel" heading="sequence-title">
-            <div class="panel-head">
-                <h2 id="sequence-title">{ "Sequence" }</h2>
-                <div class="stepper" role="group" aria-label="Step through the diagram">
-                    <button type="button" onclick={act(Action::Step(-1))} disabled={shown <= 1}>{ "◀ Back" }</button>
-                    <span class="step-count">{ format!("step {shown} of {}", events.len()) }</span>
-                    <button type="button" onclick={act(Action::Step(1))} disabled={shown >= events.len()}>{ "Forward ▶" }</button>
-                    <button type="button" class="secondary" onclick={act(Action::ShowAll)}>{ "Show all" }</button>
-                </div>
-            </div>
+        <Region class="sequence-panel" heading="sequence-title" title="Sequence" beside={stepper}>
             <div class="scroll-x" tabindex="0">{ sequence::diagram(&events[..shown]) }</div>
             <details>
                 <summary>{ "The diagram as text" }</summary>

@@ -14,13 +14,12 @@ pub fn timeline_panel(props: &Panel) -> Html {
     }
     let minted_ms = props.lab.run.figure("mintedAtMs").as_u64().unwrap_or(0);
     html! {
-        <Region class="timeline-panel" heading="timeline-title">
-            <h2 id="timeline-title">{ "Against the clock" }</h2>
+        <Region class="timeline-panel" heading="timeline-title" title="Against the clock">
             <div class="scroll-x" tabindex="0">{ timeline::diagram(verdicts, minted_ms, 120_000) }</div>
             <div class="scroll-x" tabindex="0">
                 <table class="attempts">
                     <caption>{ "Attempts on the ticket" }</caption>
-                    <thead><tr><th scope="col">{ "Move" }</th><th scope="col">{ "Time" }</th><th scope="col">{ "Ticket" }</th><th scope="col">{ "Token" }</th><th scope="col">{ "Replica" }</th><th scope="col">{ "Verdict" }</th></tr></thead>
+                    { super::column_heads(&["Move", "Time", "Ticket", "Token", "Replica", "Verdict"]) }
                     <tbody>
                         { for verdicts.iter().map(|v| {
                             let passed = matches!(v.answered, Answered::Accepted { .. });

@@ -22,11 +22,8 @@ pub fn transcript(props: &Panel) -> Html {
     let lines: Vec<String> = wire.iter().map(|(head, line)| format!("{head}{}", super::shown_line(line))).collect();
     let on_copy = Callback::from(move |_: MouseEvent| copy(&all));
     html! {
-        <Region class="transcript" heading="transcript-title">
-            <div class="panel-head">
-                <h2 id="transcript-title">{ "Raw JSON-RPC" }</h2>
-                <button type="button" class="secondary" onclick={on_copy}>{ "Copy transcript" }</button>
-            </div>
+        <Region class="transcript" heading="transcript-title" title="Raw JSON-RPC"
+            beside={html! { <button type="button" class="secondary" onclick={on_copy}>{ "Copy transcript" }</button> }}>
             <pre class="raw-lines" tabindex="0" aria-label="Raw JSON-RPC lines">{ for lines.iter().map(|l| html! { <>{ l.clone() }{ "\n" }</> }) }</pre>
         </Region>
     }
