@@ -13,8 +13,8 @@ stage=${TRUNK_STAGING_DIR:?run by trunk}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
-# The page's wasm-bindgen module (the script beside its wasm) and the names its wasm imports
-# from it, minified in release builds as Trunk minifies the page, before anything copies the
+# The page's wasm-bindgen module (the script beside its wasm), the names its wasm imports
+# from it and the names it calls the wasm's exports by, minified in release builds as Trunk minifies the page, before anything copies the
 # page or lists the files (scripts/minify-module.mjs). The budget's empty Yew page gets the
 # same, and nothing else.
 glue=$(cd "$stage" && for wasm in *_bg.wasm; do echo "${wasm%_bg.wasm}.js"; done | head -n1)
