@@ -5,10 +5,22 @@ export PATH="$CARGO_HOME/bin:$ROOT/node_modules/.bin:$PATH"
 export TRUNK_SKIP_VERSION_CHECK=true
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 
+# scripts/test.sh sets MRTR_DEADLINE (epoch seconds): a step still running then is stopped
+# and fails, naming itself, before CI's own limit cuts the run off without saying where its
+# time went. MRTR_STEP_LOG, when set, collects each step's time for the run's summary.
 step() {
   local start=$SECONDS rc=0
   echo "[step] $*" >&2
-  "$@" || rc=$?
+  if [ -n "${MRTR_DEADLINE:-}" ]; then
+    # Stopped with everything it started, except at a terminal, where Ctrl-C must still reach it.
+    local left=$((MRTR_DEADLINE - $(date +%s))) how=()
+    [ ! -t 0 ] || how=(--foreground)
+    timeout "${how[@]}" -k 15 "$((left > 1 ? left : 1))" "$@" || rc=$?
+    [ "$rc" -ne 124 ] || echo "[step] stopped: the run's time limit was reached" >&2
+  else
+    "$@" || rc=$?
+  fi
   echo "[time] $((SECONDS - start))s rc=$rc: $*" >&2
+  [ -z "${MRTR_STEP_LOG:-}" ] || printf '%6ss  rc=%-3s %s\n' "$((SECONDS - start))" "$rc" "$*" >>"$MRTR_STEP_LOG"
   return $rc
 }

@@ -8,6 +8,18 @@ cd "$ROOT"
 source scripts/env.sh
 START=$SECONDS
 
+# The whole run must end within CI's 90 minutes: every step is stopped at 80 (scripts/env.sh),
+# and the run ends, passed or not, with each step's time, the slow ones easy to find in a log's tail.
+export MRTR_DEADLINE=$(($(date +%s) + ${MRTR_TIME_LIMIT:-4800}))
+MRTR_STEP_LOG=$(mktemp)
+export MRTR_STEP_LOG
+summary() {
+  echo "[test] each step's time, setup's own steps first:" >&2
+  cat "$MRTR_STEP_LOG" >&2
+  rm -f "$MRTR_STEP_LOG"
+}
+trap summary EXIT
+
 step bash scripts/setup.sh
 
 # Style and lints: the same gate for every crate.

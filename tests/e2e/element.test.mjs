@@ -237,10 +237,14 @@ export const tests = {
     const context = await ctx.browser.newContext({ serviceWorkers: "allow" });
     const page = await context.newPage();
     await page.goto(`${url}lesson.html`);
-    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-    await new Promise((done) => server.close(done));
-    server.closeAllConnections?.();
+    // Every lab drawn: no fetch is still on its way when the network goes.
+    await page.waitForFunction(() => [...document.querySelectorAll("mrtr-lab")].every((e) => e.shadowRoot?.querySelector("[role=status]")));
+    // Connections are cut before waiting for the close: `close` alone waits for each
+    // connection to end, and one Chromium keeps open would hold this test until CI's limit.
+    const closed = new Promise((done) => server.close(done));
+    server.closeAllConnections();
+    await closed;
     for (const path of ["lesson.html", "", "embed.html?scenario=voucher"]) {
       await page.goto(`${url}${path}`);
       await page.locator("[role=status]").first().waitFor({ timeout: 10_000 });

@@ -52,6 +52,17 @@ async function screenshot(page, name) {
   await page.setViewportSize(viewport);
 }
 
+/** A test that has not ended after this long fails, and the run goes on: a hang names itself
+ *  instead of holding CI until its limit. */
+const TEST_LIMIT_MS = 180_000;
+function withinLimit(promise) {
+  let timer;
+  const limit = new Promise((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`still running after ${TEST_LIMIT_MS / 1000} s`)), TEST_LIMIT_MS);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
 const ctx = { baseUrl, browser, openPage, root, shots, screenshot };
 const files = (await readdir(fileURLToPath(new URL(".", import.meta.url)))).filter((f) => f.endsWith(".test.mjs")).sort();
 const only = process.argv[2];
@@ -63,12 +74,15 @@ for (const file of files) {
     if (only && !`${file} ${name}`.includes(only)) continue;
     const started = Date.now();
     try {
-      await fn(ctx);
+      await withinLimit(fn(ctx));
       passed += 1;
       console.log(`ok   ${file} › ${name} (${Date.now() - started} ms)`);
     } catch (error) {
       failed += 1;
       console.log(`FAIL ${file} › ${name}\n     ${String(error?.stack ?? error).split("\n").slice(0, 6).join("\n     ")}`);
+      // A failed or stopped test may leave its pages open: close them, so the next starts clean.
+      const leftOpen = Promise.all(browser.contexts().map((context) => context.close().catch(() => {})));
+      await Promise.race([leftOpen, new Promise((done) => setTimeout(done, 10_000))]);
     }
   }
 }
