@@ -102,8 +102,10 @@ const edits = await page.evaluate(async () => {
   const original = area.value;
   const at = original.indexOf(".") + 10;
   const edited = original.slice(0, at) + (original[at] === "A" ? "B" : "A") + original.slice(at + 1);
-  const changed = () => new Promise((resolve) => {
-    const observer = new MutationObserver(() => { observer.disconnect(); resolve(performance.now()); });
+  // An edit whose verdict never shows stops the loop, rather than holding the run.
+  const changed = () => new Promise((resolve, reject) => {
+    const late = setTimeout(() => reject(new Error("an edit's verdict did not render within 5 s")), 5000);
+    const observer = new MutationObserver(() => { observer.disconnect(); clearTimeout(late); resolve(performance.now()); });
     observer.observe(status, { childList: true, characterData: true, subtree: true });
   });
   const wire = document.querySelector(".transcript") ?? document.body;
