@@ -233,3 +233,51 @@ fn broken_input_is_described_precisely() {
         assert_eq!(opened.explain(check), why, "{input}");
     }
 }
+
+#[test]
+fn the_payload_check_reads_exactly_the_six_claims() {
+    let codec = codec(Mode::Unsigned);
+    let ticket = minted(&codec, &mut Gen(7));
+    let payload = inspect(&ticket).payload.expect("payload");
+    let member = |name: &str| format!("\"{name}\":{}", payload[name]);
+    let claims = |names: &[&str]| format!("{{{}}}", names.iter().map(|n| member(n)).collect::<Vec<_>>().join(","));
+    let all = ["data", "dig", "exp", "iat", "nonce", "sub"];
+    let opened = |text: &str| open(&codec, mrtr_ticket::with_payload_bytes(&ticket, text.as_bytes()));
+
+    // Read: members in any order, spaced, escaped, `data` any JSON.
+    let reversed = format!(" {{ {} }} ", all.iter().rev().map(|n| member(n)).collect::<Vec<_>>().join(" , "));
+    let escaped = claims(&all).replace("\"sub\":\"bob\"", "\"s\\u0075b\":\"b\\u006fb\"");
+    let nested = claims(&all).replace(&member("data"), "\"data\":[1,{\"x\":[null,\"\\n\"]},-2.5e3]");
+    for text in [claims(&all), reversed, escaped, nested] {
+        assert!(opened(&text).is_ok(), "{text}: {:?}", opened(&text).failure());
+    }
+
+    // Refused at the payload check, saying why.
+    let exp = payload["exp"].to_string();
+    let mut cases = vec![
+        (claims(&all[1..]), "no claim `data`".to_owned()),
+        (claims(&all[..5]), "no claim `sub`".to_owned()),
+        (claims(&all).replacen('{', "{\"role\":1,", 1), "unknown claim `role`".to_owned()),
+        (claims(&all).replacen('{', &format!("{{{},", member("nonce")), 1), "the claim `nonce` twice".to_owned()),
+        (claims(&all).replace(&exp, "-1"), "expected a whole number".to_owned()),
+        (claims(&all).replace(&exp, &format!("{exp}.5")), "expected a whole number".to_owned()),
+        (claims(&all).replace(&exp, "18446744073709551616"), "expected a whole number".to_owned()),
+        (claims(&all).replace("\"bob\"", "7"), "expected a string".to_owned()),
+        (claims(&all) + " x", "unexpected text after the JSON value".to_owned()),
+        (claims(&all).replace(&member("data"), "\"data\":[1,]"), "expected a value".to_owned()),
+        (
+            format!("[{}]", all.iter().map(|n| payload[*n].to_string()).collect::<Vec<_>>().join(",")),
+            "expected an object".to_owned(),
+        ),
+    ];
+    cases.push((String::from_utf8_lossy(b"{\"x\":\"\xff\"}").into_owned(), "unknown claim `x`".to_owned()));
+    for (text, why) in cases {
+        let refused = opened(&text);
+        assert_eq!(refused.status(Check::Payload), Status::Failed, "{text}");
+        let explained = refused.explain(Check::Payload);
+        assert!(
+            explained.starts_with("the payload is not ticket JSON: ") && explained.contains(&why),
+            "{text}: {explained}"
+        );
+    }
+}

@@ -45,7 +45,7 @@ pub struct Incoming<'a> {
     /// The bytes as sent.
     pub line: &'a str,
     /// What they parse to; `None` for a line over [`MAX_LINE`], which is not read at all.
-    pub message: Option<Result<Value, serde_json::Error>>,
+    pub message: Option<Result<Value, mrtr_json::Error>>,
 }
 
 impl<'a> Incoming<'a> {
