@@ -105,9 +105,9 @@ impl<'a> Reader<'a> {
     pub fn u64(&mut self) -> Result<u64, Error> {
         self.whitespace();
         let start = self.at;
-        match self.read(true)? {
-            Value::Number(n) if n.as_u64().is_some() => Ok(n.as_u64().unwrap_or_default()),
-            _ => {
+        match self.read(true)?.as_u64() {
+            Some(n) => Ok(n),
+            None => {
                 self.at = start;
                 Err(self.error("expected a whole number from 0 to 2^64 - 1"))
             }
