@@ -1,9 +1,9 @@
 //! JSON values written as JSON in Rust source, and read from JSON text.
 //!
-//! Reading ([`parse`], [`Reader`]) is this crate's own: serde_json's `Value` and its
-//! writer, with a reader that builds that `Value` directly, and a [`Reader`] that lets the
-//! checks read a ticket's claims member by member. serde_json's deserializer is generic over
-//! every type it reads into; without it the lab's wasm is 8.2 KB gzip smaller.
+//! The values are serde_json's `Value`, and serde_json writes them; reading them is this
+//! crate's own ([`parse`]), and so is the [`Reader`] with which the checks read a ticket's
+//! claims member by member, building no value. serde_json's deserializer is generic over
+//! every type it reads into: without it the lab's wasm is 8.2 KB gzip smaller.
 //!
 //! [`json!`] reads like `serde_json::json!`, but each value in it becomes a [`Value`] by
 //! `Value::from`, which moves it in, instead of by `serde_json::to_value`, which serializes a
