@@ -57,7 +57,7 @@ const POW10: [f64; 23] = [
 ///     .members(|reader, name| match &*name {
 ///         "sub" => Ok(sub = Some(reader.string()?)),
 ///         "exp" => Ok(exp = Some(reader.u64()?)),
-///         _ => reader.skip(),
+///         _ => reader.read_past(),
 ///     })
 ///     .unwrap();
 /// reader.end().unwrap();
@@ -87,7 +87,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads past the value where the reader stands, checking that it is JSON, building nothing.
-    pub fn skip(&mut self) -> Result<(), Error> {
+    pub fn read_past(&mut self) -> Result<(), Error> {
         self.read(false).map(drop)
     }
 

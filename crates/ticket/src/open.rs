@@ -396,7 +396,7 @@ impl<'a> WireClaims<'a> {
                 return Err(reader.error(format!("the claim `{name}` twice")));
             }
             match i {
-                0 => reader.skip()?,
+                0 => reader.read_past()?,
                 1 => dig = Some(reader.string()?),
                 2 => exp = Some(reader.u64()?),
                 3 => drop(reader.u64()?),
