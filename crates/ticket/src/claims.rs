@@ -2,8 +2,10 @@
 
 use crate::canonical;
 use crate::digest::RequestDigest;
+use mrtr_json::Reader;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// The ticket payload. Serialized as canonical JSON, so its members appear in the order
 /// `data, dig, exp, iat, nonce, sub`.
@@ -26,20 +28,17 @@ pub struct Claims {
 
 impl Claims {
     /// The claims in a payload the checks have read (exactly these six members, of these
-    /// types), read member by member from a JSON value: the lab's wasm then carries the one
-    /// JSON value reader it needs anyway, not a second one for this struct. `None` for any
-    /// other payload.
+    /// types), `None` for any other payload.
     pub(crate) fn from_payload(payload: &[u8]) -> Option<Claims> {
-        let Ok(Value::Object(mut members)) = mrtr_json::parse(payload) else { return None };
-        let mut text = |name: &str| match members.remove(name) {
-            Some(Value::String(text)) => Some(text),
-            _ => None,
-        };
-        let (dig, nonce, sub) = (text("dig")?, text("nonce")?, text("sub")?);
-        let exp = members.remove("exp")?.as_u64()?;
-        let iat = members.remove("iat")?.as_u64()?;
-        let data = members.remove("data")?;
-        members.is_empty().then(|| Claims { data, dig: RequestDigest::from_encoded(dig), exp, iat, nonce, sub })
+        let read = PayloadClaims::read(payload, true).ok()?;
+        Some(Claims {
+            data: read.data,
+            dig: RequestDigest::from_encoded(read.dig.into_owned()),
+            exp: read.exp,
+            iat: read.iat,
+            nonce: read.nonce.into_owned(),
+            sub: read.sub.into_owned(),
+        })
     }
 
     /// The payload bytes that go into the ticket: canonical JSON (RFC 8785).
@@ -56,6 +55,58 @@ impl Claims {
         canonical::write_string(&mut out, &self.sub);
         out.push('}');
         out
+    }
+}
+
+/// The six claims as a payload holds them, read member by member: strings borrowed where
+/// they have no escapes, `data` built only when asked for (the checks check it is JSON and
+/// pass over it; it is read when someone asks for the claims). Every member exactly once,
+/// and no other.
+pub(crate) struct PayloadClaims<'a> {
+    /// `Null` unless asked for.
+    pub data: Value,
+    pub dig: Cow<'a, str>,
+    pub exp: u64,
+    pub iat: u64,
+    pub nonce: Cow<'a, str>,
+    pub sub: Cow<'a, str>,
+}
+
+impl<'a> PayloadClaims<'a> {
+    const NAMES: [&'static str; 6] = ["data", "dig", "exp", "iat", "nonce", "sub"];
+
+    /// The claims in `payload`, `data` too when `with_data`; an error saying what is wrong
+    /// and where for anything else.
+    pub(crate) fn read(payload: &'a [u8], with_data: bool) -> Result<Self, mrtr_json::Error> {
+        let mut reader = Reader::new(payload)?;
+        let mut read =
+            PayloadClaims { data: Value::Null, dig: "".into(), exp: 0, iat: 0, nonce: "".into(), sub: "".into() };
+        let mut seen = [false; 6];
+        reader.members(|reader, name| {
+            let Some(i) = Self::NAMES.iter().position(|n| *n == name) else {
+                return Err(
+                    reader.error(format!("unknown claim `{name}` (a ticket has data, dig, exp, iat, nonce and sub)"))
+                );
+            };
+            if std::mem::replace(&mut seen[i], true) {
+                return Err(reader.error(format!("the claim `{name}` twice")));
+            }
+            match i {
+                0 if with_data => read.data = reader.value()?,
+                0 => reader.read_past()?,
+                1 => read.dig = reader.string()?,
+                2 => read.exp = reader.u64()?,
+                3 => read.iat = reader.u64()?,
+                4 => read.nonce = reader.string()?,
+                _ => read.sub = reader.string()?,
+            }
+            Ok(())
+        })?;
+        reader.end()?;
+        match seen.iter().position(|seen| !seen) {
+            Some(i) => Err(reader.error(format!("no claim `{}`", Self::NAMES[i]))),
+            None => Ok(read),
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::b64;
 use crate::check::{Check, Status};
-use crate::claims::Claims;
+use crate::claims::{Claims, PayloadClaims};
 use crate::codec::{Codec, Mode};
 use crate::digest::RequestDigest;
 use crate::failure::Failure;
@@ -10,10 +10,8 @@ use crate::replay::ReplayRecord;
 use crate::sealed::{self, AEAD_NONCE_LEN, AEAD_TAG_LEN};
 use crate::time::secs;
 use hmac::Mac;
-use mrtr_json::Reader;
 use serde::Serialize;
 use serde_json::Value;
-use std::borrow::Cow;
 use std::cell::OnceCell;
 
 /// What the server knows about the request a ticket came back with.
@@ -318,7 +316,7 @@ impl Codec {
             None => opened.statuses[Check::Signature as usize] = Status::Skipped,
         }
 
-        let wire = WireClaims::read(&payload).map_err(|e| Failure::Malformed {
+        let wire = PayloadClaims::read(&payload, false).map_err(|e| Failure::Malformed {
             at: Check::Payload,
             why: format!("the payload is not ticket JSON: {e}"),
         })?;
@@ -333,7 +331,7 @@ impl Codec {
 
 /// The checks on the authenticated claims: principal, expiry, request, single use.
 fn check_claims(
-    wire: &WireClaims<'_>,
+    wire: &PayloadClaims<'_>,
     expect: &Expect<'_>,
     record: Option<&mut (dyn ReplayRecord + '_)>,
     statuses: &mut [Status; 9],
@@ -367,52 +365,6 @@ fn check_claims(
         None => statuses[Check::SingleUse as usize] = Status::Skipped,
     }
     Ok(())
-}
-
-/// The payload as the checks read it: strings borrowed where they have no escapes, `data`
-/// checked to be JSON and skipped (it is parsed only when someone asks for the claims), `iat`
-/// checked to be a time. Every member exactly once, and no other.
-struct WireClaims<'a> {
-    dig: Cow<'a, str>,
-    exp: u64,
-    nonce: Cow<'a, str>,
-    sub: Cow<'a, str>,
-}
-
-impl<'a> WireClaims<'a> {
-    const NAMES: [&'static str; 6] = ["data", "dig", "exp", "iat", "nonce", "sub"];
-
-    fn read(payload: &'a [u8]) -> Result<Self, mrtr_json::Error> {
-        let mut reader = Reader::new(payload)?;
-        let (mut dig, mut exp, mut nonce, mut sub) = (None, None, None, None);
-        let mut seen = [false; 6];
-        reader.members(|reader, name| {
-            let Some(i) = Self::NAMES.iter().position(|n| *n == name) else {
-                return Err(
-                    reader.error(format!("unknown claim `{name}` (a ticket has data, dig, exp, iat, nonce and sub)"))
-                );
-            };
-            if std::mem::replace(&mut seen[i], true) {
-                return Err(reader.error(format!("the claim `{name}` twice")));
-            }
-            match i {
-                0 => reader.read_past()?,
-                1 => dig = Some(reader.string()?),
-                2 => exp = Some(reader.u64()?),
-                3 => drop(reader.u64()?),
-                4 => nonce = Some(reader.string()?),
-                _ => sub = Some(reader.string()?),
-            }
-            Ok(())
-        })?;
-        reader.end()?;
-        if let Some(i) = seen.iter().position(|seen| !seen) {
-            return Err(reader.error(format!("no claim `{}`", Self::NAMES[i])));
-        }
-        let (dig, exp, nonce, sub) =
-            (dig.unwrap_or_default(), exp.unwrap_or_default(), nonce.unwrap_or_default(), sub.unwrap_or_default());
-        Ok(WireClaims { dig, exp, nonce, sub })
-    }
 }
 
 /// Splits `prefix.middle.last`, returning (text before the last dot, middle, last).
