@@ -11,7 +11,7 @@ use mrtr_sim::moves::OwnAttempt;
 use mrtr_sim::scenarios::{Options, Prepared, SCENARIOS};
 use mrtr_sim::trace::Kind;
 use mrtr_ticket::Mode;
-use serde_json::Value;
+use mrtr_json::Value;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 

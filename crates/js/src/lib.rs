@@ -91,7 +91,7 @@ pub fn request_digest(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] params: JsValue,
 ) -> Result<String, JsError> {
     let method = options::text(&method, "method")?;
-    let params: serde_json::Value = options::parse(params)?;
+    let params: mrtr_json::Value = options::parse(params)?;
     Ok(mrtr_ticket::RequestDigest::of(&method, &params).to_string())
 }
 

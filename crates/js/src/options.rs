@@ -1,9 +1,9 @@
 //! Options objects from JavaScript, checked with sentences a person can act on.
 
+use mrtr_json::Value;
 use mrtr_ticket::{Codec, Key, Mint, Mode, RequestDigest};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// Reads a JS object into a Rust type; a wrong shape becomes an `Error` naming the field.

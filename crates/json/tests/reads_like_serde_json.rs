@@ -1,15 +1,25 @@
-//! `mrtr_json::parse` accepts what serde_json accepts and reads the same values: on texts
-//! written by hand at every edge, and on many random texts and random edits of them.
+//! `mrtr_json::parse` accepts what serde_json accepts and reads the same values, and a value
+//! is written as serde_json writes it, compact and pretty: on texts written by hand at every
+//! edge, and on many random texts and random edits of them.
 
-use mrtr_json::{parse, Value};
+use mrtr_json::parse;
+use serde_json::Value;
 
 /// Both readers agree on `text`: both refuse it, or both read values that are the same (a
-/// double beyond the exact range within its last binary digits).
+/// double beyond the exact range within its last binary digits). Values that are the same
+/// are written the same.
 fn agree(text: &[u8]) {
     let ours = parse(text);
     let theirs = serde_json::from_slice::<Value>(text);
     match (&ours, &theirs) {
-        (Ok(a), Ok(b)) => assert!(same(a, b), "{}: we read {a}, serde_json {b}", String::from_utf8_lossy(text)),
+        (Ok(a), Ok(b)) => {
+            let a_theirs = serde_json::to_value(a).expect("a value is serializable");
+            assert!(same(&a_theirs, b), "{}: we read {a}, serde_json {b}", String::from_utf8_lossy(text));
+            if a_theirs == *b {
+                assert_eq!(a.to_string(), b.to_string());
+                assert_eq!(format!("{a:#}"), format!("{b:#}"));
+            }
+        }
         (Err(_), Err(_)) => {}
         _ => panic!("{:?}: we say {ours:?}, serde_json {theirs:?}", String::from_utf8_lossy(text)),
     }

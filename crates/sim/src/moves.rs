@@ -9,9 +9,9 @@ use crate::cluster::{Replica, ATTACKER_KEY};
 use crate::jsonrpc;
 use crate::person::{Person, Reply};
 use mrtr_json::json;
+use mrtr_json::{Map, Value};
 use mrtr_ticket::{inspect, with_payload, with_payload_bytes, Codec, FixedNonces, Key, Mode};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 /// One thing a client can do with (or to) a ticket.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -222,9 +222,9 @@ pub struct Situation {
     /// Which round's ticket the moves start from: 1, or 2 in a flow of two rounds.
     pub round: usize,
     /// The questions the server asked.
-    pub requests: Map<String, Value>,
+    pub requests: Map,
     /// What the person answered.
-    pub answers: Map<String, Value>,
+    pub answers: Map,
     /// When the ticket was minted, ms.
     pub minted_at: u64,
     /// The honest retry line, built once so a replay is byte-identical.
@@ -250,14 +250,7 @@ pub struct Attempt {
 
 impl Situation {
     /// Builds the situation; the honest retry gets its id now.
-    pub fn new(
-        first: Value,
-        ticket: String,
-        requests: Map<String, Value>,
-        answers: Map<String, Value>,
-        minted_at: u64,
-        client: &mut Client,
-    ) -> Self {
+    pub fn new(first: Value, ticket: String, requests: Map, answers: Map, minted_at: u64, client: &mut Client) -> Self {
         let honest = client.retry(&first, answers.clone(), Some(&ticket));
         let other_arguments = other_arguments(first.pointer("/params/arguments").unwrap_or(&Value::Null));
         Situation {
@@ -275,7 +268,7 @@ impl Situation {
     }
 
     /// A "yes" to every question, as a client that forges consent would send it.
-    fn yes(&self) -> Map<String, Value> {
+    fn yes(&self) -> Map {
         let person = Person { reply: Reply::Accept, think_ms: 0 };
         self.requests.iter().filter_map(|(k, r)| Some((k.clone(), person.answer(r)?))).collect()
     }
@@ -284,7 +277,7 @@ impl Situation {
     pub fn attempt(&self, by: Move, client: &mut Client) -> Attempt {
         let at_ms = self.minted_at.saturating_add(by.default_at_s() * 1_000);
         let bob = client.bearer.clone();
-        let retry = |client: &mut Client, answers: Map<String, Value>, ticket: Option<&str>| {
+        let retry = |client: &mut Client, answers: Map, ticket: Option<&str>| {
             jsonrpc::line(&client.retry(&self.first, answers, ticket))
         };
         let line = match by {

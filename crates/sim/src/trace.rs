@@ -172,9 +172,4 @@ impl Trace {
     pub fn raw_lines(&self) -> impl Iterator<Item = (&Event, &str)> {
         self.events.iter().filter_map(|e| e.line.as_deref().map(|l| (e, l)))
     }
-
-    /// The trace as one JSON document.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
-    }
 }

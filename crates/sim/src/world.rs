@@ -8,7 +8,7 @@ use crate::person::Person;
 use crate::protocol::Capabilities;
 use crate::server::Incoming;
 use crate::trace::{Actor, Kind, Trace};
-use serde_json::{Map, Value};
+use mrtr_json::{Map, Value};
 
 /// How a call ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,7 +120,7 @@ impl World {
 
     /// The person answers every embedded request, taking their time; `None` when the host
     /// refuses one (the client then stops rather than guess).
-    pub fn answer_all(&mut self, requests: &Map<String, Value>) -> Option<Map<String, Value>> {
+    pub fn answer_all(&mut self, requests: &Map) -> Option<Map> {
         let mut answers = Map::new();
         for (key, request) in requests {
             let question = request

@@ -6,13 +6,13 @@
 
 use jsonschema::Validator;
 use mrtr_json::json;
+use mrtr_json::Value;
 use mrtr_sim::cluster::RecordMode;
 use mrtr_sim::moves::Move;
 use mrtr_sim::person::Reply;
 use mrtr_sim::scenarios::{Options, Run, SCENARIOS};
 use mrtr_sim::trace::{Actor, Kind};
 use mrtr_ticket::Mode;
-use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -47,12 +47,15 @@ impl Schema {
     fn check(&mut self, def: &str, instance: &Value) -> Result<(), String> {
         if !self.validators.contains_key(def) {
             let root = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": self.defs.clone(), "$ref": format!("#/$defs/{def}")});
-            let validator = jsonschema::validator_for(&root).map_err(|e| format!("{def}: {e}"))?;
+            let validator = jsonschema::validator_for(&serde_json::to_value(&root).expect("JSON"))
+                .map_err(|e| format!("{def}: {e}"))?;
             self.validators.insert(def.to_owned(), validator);
         }
         let validator = &self.validators[def];
-        let errors: Vec<String> =
-            validator.iter_errors(instance).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+        let errors: Vec<String> = validator
+            .iter_errors(&serde_json::to_value(instance).expect("JSON"))
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
         if errors.is_empty() {
             Ok(())
         } else {

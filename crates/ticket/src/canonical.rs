@@ -9,7 +9,7 @@
 //! - numbers as IEEE 754 doubles written the way ECMAScript's `Number.prototype.toString`
 //!   writes them (`2`, `190`, `0.5`, `1e+21`, `1e-7`).
 
-use serde_json::{Map, Value};
+use mrtr_json::{Map, Value};
 use std::fmt::Write;
 
 /// Writes `value` as canonical JSON.
@@ -45,7 +45,7 @@ pub(crate) fn write_value(out: &mut String, value: &Value) {
 }
 
 /// Writes an object as if the members named in `left_out` were not in it.
-pub(crate) fn write_object_without(out: &mut String, map: &Map<String, Value>, left_out: &[&str]) {
+pub(crate) fn write_object_without(out: &mut String, map: &Map, left_out: &[&str]) {
     let mut members: Vec<(&String, &Value)> =
         map.iter().filter(|(name, _)| !left_out.contains(&name.as_str())).collect();
     // Names in an object are unique, so the order is total and a stable sort buys nothing.
@@ -62,27 +62,14 @@ pub(crate) fn write_object_without(out: &mut String, map: &Map<String, Value>, l
     out.push('}');
 }
 
+/// Writes `s` as a JSON string, escaped as above: mrtr-json's escaping, which is
+/// serde_json's too.
 pub(crate) fn write_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    // Writing into a `String` cannot fail.
+    let _ = mrtr_json::write_string(out, s);
 }
 
-fn write_number(out: &mut String, n: &serde_json::Number) {
+fn write_number(out: &mut String, n: &mrtr_json::Number) {
     if let Some(i) = n.as_i64().filter(|i| i.unsigned_abs() <= 1 << 53) {
         let _ = write!(out, "{i}");
     } else {
@@ -99,7 +86,7 @@ pub(crate) fn write_double(out: &mut String, x: f64) {
     if x < 0.0 {
         out.push('-');
     }
-    // The shortest digits that round-trip (zmij, serde_json's own float printer), as
+    // The shortest digits that round-trip (zmij, the float printer mrtr-json writes with), as
     // "d.ddd", "ddd.d" or "d.ddde-x"; `n` is where the decimal point goes (ECMA-262's n).
     let mut buffer = zmij::Buffer::new();
     let text = buffer.format_finite(x.abs());

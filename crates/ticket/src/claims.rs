@@ -3,8 +3,8 @@
 use crate::canonical;
 use crate::digest::RequestDigest;
 use mrtr_json::Reader;
+use mrtr_json::Value;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::borrow::Cow;
 
 /// The ticket payload. Serialized as canonical JSON, so its members appear in the order
@@ -125,7 +125,9 @@ mod tests {
             nonce: "n".into(),
             sub: "bob".into(),
         };
-        let generic = canonical::canonical_json(&serde_json::to_value(&claims).expect("serializable"));
+        let generic = canonical::canonical_json(
+            &mrtr_json::parse(serde_json::to_string(&claims).expect("serializable")).expect("JSON"),
+        );
         assert_eq!(claims.to_canonical_json(), generic);
         assert!(generic.starts_with(r#"{"data":{"env":"staging","price":95},"dig""#));
     }

@@ -6,8 +6,8 @@ use crate::key::Key;
 use crate::nonce::NonceSource;
 use crate::{b64, sealed};
 use hmac::{Hmac, KeyInit, Mac};
+use mrtr_json::Value;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use sha2::Sha256;
 
 pub(crate) type HmacSha256 = Hmac<Sha256>;

@@ -1,8 +1,8 @@
 //! The request digest: a fingerprint of the call a ticket was minted for.
 
 use crate::{b64, canonical};
+use mrtr_json::Value;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use sha2::{Digest as _, Sha256};
 use std::fmt;
 

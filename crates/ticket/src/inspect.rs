@@ -2,8 +2,8 @@
 //! as can be made of broken input, with exactly what is wrong.
 
 use crate::b64;
+use mrtr_json::Value;
 use serde::Serialize;
-use serde_json::Value;
 
 /// What one part of a ticket is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

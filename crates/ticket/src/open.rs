@@ -10,8 +10,8 @@ use crate::replay::ReplayRecord;
 use crate::sealed::{self, AEAD_NONCE_LEN, AEAD_TAG_LEN};
 use crate::time::secs;
 use hmac::Mac;
+use mrtr_json::Value;
 use serde::Serialize;
-use serde_json::Value;
 use std::cell::OnceCell;
 
 /// What the server knows about the request a ticket came back with.

@@ -5,8 +5,8 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use mrtr_json::json;
+use mrtr_json::Value;
 use mrtr_ticket::{inspect, with_payload, Check, Codec, Expect, Key, Mint, Mode, RequestDigest, Status};
-use serde_json::Value;
 
 /// SplitMix64: a tiny portable generator, so every run sees the same cases.
 struct Gen(u64);

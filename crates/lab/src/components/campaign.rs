@@ -38,9 +38,9 @@ struct Progress {
 /// the moves that passed them all last.
 fn in_check_order(by_verdict: &Counts) -> impl Iterator<Item = (&str, u64)> {
     let order = Check::ALL.map(Check::id);
-    let known = order.into_iter().chain([ACCEPTED]).filter_map(|v| by_verdict.get_key_value(v));
-    let others = by_verdict.iter().filter(move |(v, _)| v.as_str() != ACCEPTED && !order.contains(&v.as_str()));
-    known.chain(others).map(|(v, n)| (v.as_str(), *n))
+    let known = order.into_iter().chain([ACCEPTED]).filter_map(|v| by_verdict.iter().find(|(name, _)| *name == v));
+    let others = by_verdict.iter().filter(move |(v, _)| *v != ACCEPTED && !order.contains(v));
+    known.chain(others)
 }
 
 /// A histogram row's heading: the check's label and what it stops, or "Nothing".
@@ -165,7 +165,7 @@ pub fn campaign_panel(props: &Props) -> Html {
                 if h.slipped_through.is_empty() {
                     <p class="found">{ "No malicious move got through." }</p>
                 } else {
-                    <p class="found warn">{ format!("Got through: {}.", h.slipped_through.iter().map(|(by, n)| format!("{} × {}", move_title(by), grouped(*n))).collect::<Vec<_>>().join(", ")) }</p>
+                    <p class="found warn">{ format!("Got through: {}.", h.slipped_through.iter().map(|(by, n)| format!("{} × {}", move_title(by), grouped(n))).collect::<Vec<_>>().join(", ")) }</p>
                 }
             }
         </Region>
@@ -193,8 +193,7 @@ mod tests {
 
     #[test]
     fn verdicts_come_in_the_order_the_checks_run_accepted_last() {
-        let counts: Counts =
-            [("accepted", 5), ("expiry", 1), ("shape", 2), ("signature", 3)].map(|(v, n)| (v.to_owned(), n)).into();
+        let counts: Counts = [("accepted", 5), ("expiry", 1), ("shape", 2), ("signature", 3)].into_iter().collect();
         let order: Vec<&str> = in_check_order(&counts).map(|(v, _)| v).collect();
         assert_eq!(order, ["shape", "signature", "expiry", "accepted"]);
     }

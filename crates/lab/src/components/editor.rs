@@ -4,8 +4,8 @@
 use super::status::{outcome, outcome_class};
 use super::{copy, region::Region, Panel};
 use crate::state::Action;
+use mrtr_json::Value;
 use mrtr_ticket::{inspect, Role};
-use serde_json::Value;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 

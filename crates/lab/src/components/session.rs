@@ -4,7 +4,7 @@ use super::Panel;
 use crate::share;
 use crate::state::Action;
 use mrtr_json::json;
-use serde_json::Value;
+use mrtr_json::Value;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 

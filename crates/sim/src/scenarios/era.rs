@@ -14,8 +14,8 @@ use crate::tools::{self, Effects, Step};
 use crate::trace::{Actor, Kind};
 use crate::world::{Outcome, World};
 use mrtr_json::json;
+use mrtr_json::{Map, Value};
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 /// How long an earlier-era server waits for the answer before it gives up, ms.
 pub const LEGACY_TIMEOUT_MS: u64 = 60_000;
@@ -31,6 +31,13 @@ pub struct EraRow {
     pub earlier: String,
     /// The modern figure.
     pub modern: String,
+}
+
+impl EraRow {
+    /// The row as the run's figures hold it.
+    pub fn to_value(&self) -> Value {
+        json!({"question": self.question, "earlier": self.earlier.as_str(), "modern": self.modern.as_str()})
+    }
 }
 
 /// How the earlier-era call went.
@@ -82,7 +89,7 @@ pub fn compare(options: &Options) -> Run {
     });
 
     let mut figures = Map::new();
-    figures.insert("rows".into(), serde_json::to_value(&rows).unwrap_or_default());
+    figures.insert("rows".into(), rows.iter().map(EraRow::to_value).collect());
     Run::new("earlier-era", world, Vec::new(), figures)
 }
 

@@ -2,9 +2,9 @@
 
 use crate::cluster::{Delivery, Replica};
 use crate::server::AnswerCheck;
+use mrtr_json::Value;
 use mrtr_ticket::Report;
 use serde::Serialize;
-use serde_json::Value;
 
 /// How the server answered one attempt.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

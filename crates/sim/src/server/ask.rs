@@ -2,7 +2,7 @@
 
 use crate::protocol::InputKind;
 use mrtr_json::json;
-use serde_json::{Map, Value};
+use mrtr_json::{Map, Value};
 
 /// One way of asking: the kind, and the embedded request (`{"method", "params"}`).
 #[derive(Debug, Clone, PartialEq)]
@@ -58,7 +58,7 @@ impl Ask {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
     /// Elicitation accepted, with the form's content (empty in URL mode).
-    Accept(Map<String, Value>),
+    Accept(Map),
     /// The person said no: do not ask again for the same thing.
     Decline,
     /// The person dismissed it without choosing: it may be asked again later.

@@ -17,9 +17,9 @@ use crate::ledger::Ledger;
 use crate::protocol::{Envelope, META_SERVER_INFO, PROTOCOL_VERSION};
 use crate::tools::{self, prompts, resources, Effects, Step};
 use mrtr_json::json;
+use mrtr_json::{Map, Value};
 use mrtr_ticket::{Codec, Expect, Key, Mint, Mode, NonceSource, ReplayRecord, Report, RequestDigest};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 /// The methods that may answer `input_required`.
 pub const MRTR_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];

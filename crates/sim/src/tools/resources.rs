@@ -3,7 +3,7 @@
 use super::Step;
 use crate::server::{Ask, Round};
 use mrtr_json::json;
-use serde_json::Value;
+use mrtr_json::Value;
 
 /// The one sensitive resource.
 pub const SALARIES: &str = "lab://reports/salaries";
