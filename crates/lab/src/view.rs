@@ -2,10 +2,12 @@
 //! `<mrtr-lab>`, the essentials in a compact one and in the iframe. It also tells the host
 //! what happened: a verdict after each new attempt, a step when the diagrams' cursor moves.
 
+use crate::components::View;
 use crate::components::{
-    answer::Answer, campaign::CampaignPanel, challenges::Challenges, checks::Checks, controls::Controls,
-    editor::Editor, figures::Figures, intro::Intro, ledger::LedgerPanel, moves::Moves, picker::Picker, quiz::Quiz,
-    request::RequestWriter, sequence::Sequence, status::Status, timeline::Timeline, transcript::Transcript,
+    answer::answer, campaign::CampaignPanel, challenges::Challenges, checks::checks, controls::controls,
+    editor::Editor, figures::figures, intro::Intro, ledger::ledger_panel, moves::moves, picker::picker, quiz::Quiz,
+    request::request_writer, sequence::sequence_panel, status::status, timeline::timeline_panel,
+    transcript::transcript, PanelView,
 };
 use crate::host::{Host, LabEvent};
 use crate::state::{Action, Lab};
@@ -108,6 +110,11 @@ fn news(before: Option<&Lab>, now: &Lab) -> Vec<LabEvent> {
     events
 }
 
+/// A stateless panel (crate::components::View) of `lab`.
+fn panel(view: View, lab: &Rc<Lab>, send: &Callback<Action>) -> Html {
+    html! { <PanelView lab={lab.clone()} send={send.clone()} {view} /> }
+}
+
 /// The lab's panels.
 #[component(LabView)]
 pub fn lab_view(props: &Props) -> Html {
@@ -140,14 +147,14 @@ pub fn lab_view(props: &Props) -> Html {
             <@{landmark} class="lab compact" aria-label={label}>
                 <div class="column controls-column">
                     <Intro lab={settled.clone()} send={send.clone()} tools={false} />
-                    <Moves lab={settled} send={send.clone()} />
+                    { panel(moves, &settled, send) }
                 </div>
                 <div class="column results-column">
-                    <Status lab={lab.clone()} send={send.clone()} />
-                    <Checks lab={lab.clone()} send={send.clone()} />
+                    { panel(status, lab, send) }
+                    { panel(checks, lab, send) }
                     if let Some(later) = later {
-                        <Answer lab={later.clone()} send={send.clone()} />
-                        <Sequence lab={later} send={send.clone()} />
+                        { panel(answer, &later, send) }
+                        { panel(sequence_panel, &later, send) }
                     }
                 </div>
             </@>
@@ -157,31 +164,31 @@ pub fn lab_view(props: &Props) -> Html {
     html! {
         <>
             if props.picker {
-                <Picker lab={settled.clone()} send={send.clone()} />
+                { panel(picker, &settled, send) }
             }
             <@{landmark} id="lab-main" class={classes!("lab", takes_moves.then_some("with-moves"))} aria-label={label}>
                 <div class="column controls-column">
                     <Intro lab={settled.clone()} send={send.clone()} />
-                    <Moves lab={settled.clone()} send={send.clone()} />
-                    <Controls lab={settled.clone()} send={send.clone()} />
+                    { panel(moves, &settled, send) }
+                    { panel(controls, &settled, send) }
                     <Editor lab={settled.clone()} send={send.clone()} />
                     // Below the editor, out of the first window: drawn a task later.
                     if let Some(later) = later.clone() {
-                        <RequestWriter lab={later} send={send.clone()} />
+                        { panel(request_writer, &later, send) }
                     }
                 </div>
                 <div class="column results-column">
-                    <Status lab={lab.clone()} send={send.clone()} />
-                    <Checks lab={lab.clone()} send={send.clone()} />
+                    { panel(status, lab, send) }
+                    { panel(checks, lab, send) }
                     if let Some(later) = later.clone() {
                         if !takes_moves {
-                            <Figures lab={later.clone()} send={send.clone()} />
+                            { panel(figures, &later, send) }
                         }
-                        <Timeline lab={later.clone()} send={send.clone()} />
-                        <Answer lab={later.clone()} send={send.clone()} />
-                        <Sequence lab={later.clone()} send={send.clone()} />
-                        <LedgerPanel lab={later.clone()} send={send.clone()} />
-                        <Transcript lab={later} send={send.clone()} />
+                        { panel(timeline_panel, &later, send) }
+                        { panel(answer, &later, send) }
+                        { panel(sequence_panel, &later, send) }
+                        { panel(ledger_panel, &later, send) }
+                        { panel(transcript, &later, send) }
                     }
                 </div>
             </@>

@@ -12,7 +12,6 @@ fn pretty(line: &str) -> String {
 }
 
 /// The last request and response on the wire.
-#[component(Answer)]
 pub fn answer(props: &Panel) -> Html {
     let events = &props.lab.run.trace.events;
     let shown = props.lab.cursor.unwrap_or(events.len()).min(events.len());

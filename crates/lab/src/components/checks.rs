@@ -5,7 +5,6 @@ use mrtr_ticket::Status;
 use yew::prelude::*;
 
 /// The checks the last attempt went through.
-#[component(Checks)]
 pub fn checks(props: &Panel) -> Html {
     let Some(verdict) = props.lab.latest() else {
         return html! {};

@@ -35,7 +35,6 @@ fn radios<T: Copy + PartialEq + 'static>(
 }
 
 /// The switches of the world, and of your own attempt when the scenario has one.
-#[component(Controls)]
 pub fn controls(props: &Panel) -> Html {
     let lab = &props.lab;
     let send = &props.send;

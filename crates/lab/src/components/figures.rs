@@ -22,7 +22,6 @@ fn named(name: &str) -> Html {
 }
 
 /// The figures table (and the era comparison when there is one).
-#[component(Figures)]
 pub fn figures(props: &Panel) -> Html {
     let figures = &props.lab.run.figures;
     let rows = figures.get("rows").and_then(Value::as_array);

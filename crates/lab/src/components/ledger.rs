@@ -5,7 +5,6 @@ use mrtr_sim::ledger::money;
 use yew::prelude::*;
 
 /// Every side effect, in order.
-#[component(LedgerPanel)]
 pub fn ledger_panel(props: &Panel) -> Html {
     let entries = props.lab.run.ledger.entries();
     html! {

@@ -1,4 +1,6 @@
-//! One small component per file; each takes data and `Callback` props.
+//! One panel per file; each takes data and `Callback` props. A panel that keeps no state of
+//! its own is a function of a [`Panel`], shown by the one component [`PanelView`]; the others
+//! (with hooks, or props of their own) are components.
 
 pub mod answer;
 pub mod campaign;
@@ -32,6 +34,34 @@ pub struct Panel {
     pub lab: Rc<Lab>,
     /// Sends an action to the reducer.
     pub send: Callback<Action>,
+}
+
+/// What a stateless panel is: its view of the lab.
+pub type View = fn(&Panel) -> Html;
+
+/// Props of [`PanelView`]: the panel's data, and which panel.
+#[derive(Properties, Clone, Debug)]
+pub struct PanelProps {
+    /// The state to render.
+    pub lab: Rc<Lab>,
+    /// Sends an action to the reducer.
+    pub send: Callback<Action>,
+    /// The panel.
+    pub view: View,
+}
+
+impl PartialEq for PanelProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.lab == other.lab && self.send == other.send && std::ptr::fn_addr_eq(self.view, other.view)
+    }
+}
+
+/// A stateless panel: renders `view` again only when the lab, `send` or the panel changed,
+/// as a component of its own per panel would. One component type for all of them, so the
+/// wasm carries Yew's lifecycle code for it once, not once per panel (about 1 KB each).
+#[component(PanelView)]
+pub fn panel_view(props: &PanelProps) -> Html {
+    (props.view)(&Panel { lab: props.lab.clone(), send: props.send.clone() })
 }
 
 /// The longest wire line shown in full; longer ones (a pasted megabyte) are shown cut, and

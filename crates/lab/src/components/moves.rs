@@ -63,7 +63,6 @@ fn button(by: Move, send: &Callback<Action>, full: bool) -> Html {
 }
 
 /// The move buttons, with a note once the student found the clean one.
-#[component(Moves)]
 pub fn moves(props: &Panel) -> Html {
     if !props.lab.takes_moves() {
         return html! {};

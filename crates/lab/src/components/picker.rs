@@ -6,7 +6,6 @@ use mrtr_sim::scenarios::SCENARIOS;
 use yew::prelude::*;
 
 /// One button per scenario; the open one is pressed.
-#[component(Picker)]
 pub fn picker(props: &Panel) -> Html {
     html! {
         <nav class="picker" aria-label="Scenarios">

@@ -7,7 +7,6 @@ use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 /// The request writer.
-#[component(RequestWriter)]
 pub fn request_writer(props: &Panel) -> Html {
     if !props.lab.takes_moves() {
         return html! {};

@@ -6,7 +6,6 @@ use crate::state::Action;
 use yew::prelude::*;
 
 /// The diagram panel.
-#[component(Sequence)]
 pub fn sequence_panel(props: &Panel) -> Html {
     let events = &props.lab.run.trace.events;
     let shown = props.lab.cursor.unwrap_or(events.len()).min(events.len());

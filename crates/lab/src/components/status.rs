@@ -25,7 +25,6 @@ pub fn outcome_class(answered: Option<&Answered>) -> &'static str {
 }
 
 /// A `role="status"` sentence about the latest attempt.
-#[component(Status)]
 pub fn status(props: &Panel) -> Html {
     let sentence = match props.lab.latest() {
         None if props.lab.takes_moves() => {

@@ -6,7 +6,6 @@ use mrtr_sim::scenarios::Answered;
 use yew::prelude::*;
 
 /// The timeline panel, for scenarios built on one ticket.
-#[component(Timeline)]
 pub fn timeline_panel(props: &Panel) -> Html {
     let verdicts = &props.lab.run.verdicts;
     if !props.lab.takes_moves() || verdicts.is_empty() {

@@ -5,7 +5,6 @@ use mrtr_sim::trace::Actor;
 use yew::prelude::*;
 
 /// Every wire line so far, with its direction and replica.
-#[component(Transcript)]
 pub fn transcript(props: &Panel) -> Html {
     let events = &props.lab.run.trace.events;
     let shown = props.lab.cursor.unwrap_or(events.len()).min(events.len());
