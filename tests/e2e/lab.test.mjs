@@ -7,7 +7,7 @@ const status = async (page) => {
 };
 const failedCheck = async (page) => {
   await settle(page);
-  const failed = page.locator(".check-fail");
+  const failed = page.locator('.check[data-state="fail"]');
   return (await failed.count()) ? failed.getAttribute("data-check") : null;
 };
 /** Changes one character of the raw ticket's payload, as a student's hand edit would. */

@@ -70,7 +70,7 @@ export const tests = {
     await cheaper.getByRole("link", { name: "Start here" }).click();
     await page.getByRole("radio", { name: "signing off" }).check();
     await page.getByRole("button", { name: "Tamper: edit the payload", exact: true }).click();
-    await page.waitForFunction(() => document.querySelector('[data-challenge="charge-less"]')?.classList.contains("achieved"));
+    await page.waitForFunction(() => document.querySelector('[data-challenge="charge-less"]')?.dataset.state === "achieved");
     ok((await panel.getByRole("heading").textContent()).includes("1 of 4 done"));
     const prod = panel.locator('[data-challenge="staging-to-prod"]');
     await prod.getByRole("button", { name: "Give up" }).click();

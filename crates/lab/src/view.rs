@@ -111,8 +111,8 @@ fn news(before: Option<&Lab>, now: &Lab) -> Vec<LabEvent> {
 }
 
 /// A stateless panel (crate::components::View) of `lab`.
-fn panel(view: View, lab: &Rc<Lab>, send: &Callback<Action>) -> Html {
-    html! { <PanelView lab={lab.clone()} send={send.clone()} {view} /> }
+fn panel(view: View, lab: &Rc<Lab>, send: &Callback<Action>, landmark: bool) -> Html {
+    html! { <PanelView lab={lab.clone()} send={send.clone()} {landmark} {view} /> }
 }
 
 /// The lab's panels.
@@ -146,15 +146,15 @@ pub fn lab_view(props: &Props) -> Html {
         return html! {
             <@{landmark} class="lab compact" aria-label={label}>
                 <div class="column controls-column">
-                    <Intro lab={settled.clone()} send={send.clone()} tools={false} />
-                    { panel(moves, &settled, send) }
+                    <Intro lab={settled.clone()} send={send.clone()} tools={false} landmark={owns_document} />
+                    { panel(moves, &settled, send, owns_document) }
                 </div>
                 <div class="column results-column">
-                    { panel(status, lab, send) }
-                    { panel(checks, lab, send) }
+                    { panel(status, lab, send, owns_document) }
+                    { panel(checks, lab, send, owns_document) }
                     if let Some(later) = later {
-                        { panel(answer, &later, send) }
-                        { panel(sequence_panel, &later, send) }
+                        { panel(answer, &later, send, owns_document) }
+                        { panel(sequence_panel, &later, send, owns_document) }
                     }
                 </div>
             </@>
@@ -164,41 +164,41 @@ pub fn lab_view(props: &Props) -> Html {
     html! {
         <>
             if props.picker {
-                { panel(picker, &settled, send) }
+                { panel(picker, &settled, send, owns_document) }
             }
-            <@{landmark} id="lab-main" class={classes!("lab", takes_moves.then_some("with-moves"))} aria-label={label}>
+            <@{landmark} id="lab-main" class="lab" aria-label={label}>
                 <div class="column controls-column">
-                    <Intro lab={settled.clone()} send={send.clone()} />
-                    { panel(moves, &settled, send) }
-                    { panel(controls, &settled, send) }
-                    <Editor lab={settled.clone()} send={send.clone()} />
+                    <Intro lab={settled.clone()} send={send.clone()} landmark={owns_document} />
+                    { panel(moves, &settled, send, owns_document) }
+                    { panel(controls, &settled, send, owns_document) }
+                    <Editor lab={settled.clone()} send={send.clone()} landmark={owns_document} />
                     // Below the editor, out of the first window: drawn a task later.
                     if let Some(later) = later.clone() {
-                        { panel(request_writer, &later, send) }
+                        { panel(request_writer, &later, send, owns_document) }
                     }
                 </div>
                 <div class="column results-column">
-                    { panel(status, lab, send) }
-                    { panel(checks, lab, send) }
+                    { panel(status, lab, send, owns_document) }
+                    { panel(checks, lab, send, owns_document) }
                     if let Some(later) = later.clone() {
                         if !takes_moves {
-                            { panel(figures, &later, send) }
+                            { panel(figures, &later, send, owns_document) }
                         }
-                        { panel(timeline_panel, &later, send) }
-                        { panel(answer, &later, send) }
-                        { panel(sequence_panel, &later, send) }
-                        { panel(ledger_panel, &later, send) }
-                        { panel(transcript, &later, send) }
+                        { panel(timeline_panel, &later, send, owns_document) }
+                        { panel(answer, &later, send, owns_document) }
+                        { panel(sequence_panel, &later, send, owns_document) }
+                        { panel(ledger_panel, &later, send, owns_document) }
+                        { panel(transcript, &later, send, owns_document) }
                     }
                 </div>
             </@>
             if let Some(later) = later {
                 <div class="after-lab">
                     if takes_moves {
-                        <CampaignPanel lab={later.clone()} />
+                        <CampaignPanel lab={later.clone()} landmark={owns_document} />
                     }
-                    <Challenges lab={later} send={send.clone()} />
-                    <Quiz send={send.clone()} />
+                    <Challenges lab={later} send={send.clone()} landmark={owns_document} />
+                    <Quiz send={send.clone()} landmark={owns_document} />
                 </div>
             }
         </>

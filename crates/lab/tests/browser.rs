@@ -48,7 +48,12 @@ async fn a_move_updates_the_status_the_checks_and_the_ledger() {
     button(&root, "alice replays bob's ticket").click();
     settle().await;
     assert!(status(&root).contains("refused by the principal check"), "{}", status(&root));
-    let failed = root.query_selector(".check-fail").ok().flatten().and_then(|c| c.text_content()).unwrap_or_default();
+    let failed = root
+        .query_selector(r#".check[data-state="fail"]"#)
+        .ok()
+        .flatten()
+        .and_then(|c| c.text_content())
+        .unwrap_or_default();
     assert!(failed.contains("minted for bob, presented by alice"), "{failed}");
     button(&root, "Honest retry").click();
     settle().await;

@@ -1,6 +1,6 @@
 //! What the client sent last and what the server answered, as exact JSON.
 
-use super::{copy, region::Region, Panel};
+use super::{copy, region::heading, Panel};
 use mrtr_sim::trace::Kind;
 use yew::prelude::*;
 
@@ -35,9 +35,10 @@ pub fn answer(props: &Panel) -> Html {
         }
     };
     html! {
-        <Region class="answer" heading="answer-title" title="On the wire">
+        <section class="answer" aria-labelledby={props.landmark.then_some("answer-title")}>
+            { heading("answer-title", "On the wire", None) }
             { block("Client sends", Kind::Request) }
             { block("Server answers", Kind::Response) }
-        </Region>
+        </section>
     }
 }

@@ -2,7 +2,7 @@
 //! run in slices of a few tens of milliseconds so the page never freezes, with a histogram
 //! of the check that stopped each.
 
-use super::region::Region;
+use super::region::heading;
 use crate::state::Lab;
 use mrtr_sim::campaign::{Campaign, Counts, Histogram, ACCEPTED};
 use mrtr_sim::moves::Move;
@@ -25,6 +25,8 @@ const SLICE_MS: f64 = 30.0;
 pub struct Props {
     /// The lab, for its switches (protection, replay record).
     pub lab: Rc<Lab>,
+    /// Whether the panel is a region landmark (region.rs).
+    pub landmark: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -135,7 +137,8 @@ pub fn campaign_panel(props: &Props) -> Html {
         format!("{}.{}", tenths / 10, tenths % 10)
     };
     html! {
-        <Region class="campaign" heading="campaign-title" title="Attack at scale">
+        <section class="campaign" aria-labelledby={props.landmark.then_some("campaign-title")}>
+            { heading("campaign-title", "Attack at scale", None) }
             <p class="hint">{ format!(
                 "Random malicious moves against this server set-up ({}, replay record {}): which check stops each, and what gets through.",
                 match props.lab.mode { mrtr_ticket::Mode::Signed => "signed", mrtr_ticket::Mode::Sealed => "sealed", mrtr_ticket::Mode::Unsigned => "signing off" },
@@ -168,7 +171,7 @@ pub fn campaign_panel(props: &Props) -> Html {
                     <p class="found warn">{ format!("Got through: {}.", h.slipped_through.iter().map(|(by, n)| format!("{} × {}", move_title(by), grouped(n))).collect::<Vec<_>>().join(", ")) }</p>
                 }
             }
-        </Region>
+        </section>
     }
 }
 

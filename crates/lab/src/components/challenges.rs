@@ -1,6 +1,6 @@
 //! Challenges with an automatic success check, hints, and progress kept in the browser.
 
-use super::{region::Region, situation_link};
+use super::{region::heading, situation_link};
 use crate::host::{Host, LabEvent};
 use crate::state::{Action, Lab};
 use mrtr_sim::challenges::CHALLENGES;
@@ -39,6 +39,8 @@ pub struct Props {
     pub lab: Rc<Lab>,
     /// Opens a challenge's scenario.
     pub send: Callback<Action>,
+    /// Whether the panel is a region landmark (region.rs).
+    pub landmark: bool,
 }
 
 /// The challenges panel. When a challenge's check first passes, the host hears of it.
@@ -74,9 +76,8 @@ pub fn challenges(props: &Props) -> Html {
         })
     };
     html! {
-        <Region class="challenges" heading="challenges-title"
-            title={format!("Challenges: {} of {} done", done.len().min(CHALLENGES.len()), CHALLENGES.len())}
-            beside={html! { <button type="button" class="secondary" onclick={reset}>{ "Reset progress" }</button> }}>
+        <section class="challenges" aria-labelledby={props.landmark.then_some("challenges-title")}>
+            { heading("challenges-title", format!("Challenges: {} of {} done", done.len().min(CHALLENGES.len()), CHALLENGES.len()), Some(html! { <button type="button" class="secondary" onclick={reset}>{ "Reset progress" }</button> })) }
             <ol class="challenge-list">
                 { for CHALLENGES.iter().enumerate().map(|(i, c)| {
                     let achieved = done.iter().any(|d| d == c.id);
@@ -98,7 +99,7 @@ pub fn challenges(props: &Props) -> Html {
                         })
                     };
                     html! {
-                        <li class={classes!("challenge", achieved.then_some("achieved"))} data-challenge={c.id}>
+                        <li class="challenge" data-state={achieved.then_some("achieved")} data-challenge={c.id}>
                             <p class="goal">
                                 <span class="challenge-state">{ if achieved { "✓ done: " } else { "" } }</span>
                                 { c.goal }
@@ -122,6 +123,6 @@ pub fn challenges(props: &Props) -> Html {
                     }
                 }) }
             </ol>
-        </Region>
+        </section>
     }
 }

@@ -1,6 +1,6 @@
 //! The server checks panel: each check ✓ / ✗ / – / ·, with the values it compared.
 
-use super::{region::Region, Panel};
+use super::{region::heading, Panel};
 use mrtr_ticket::Status;
 use yew::prelude::*;
 
@@ -9,7 +9,7 @@ pub fn checks(props: &Panel) -> Html {
     let Some(verdict) = props.lab.latest() else {
         return html! {};
     };
-    let heading = format!(
+    let title = format!(
         "Server checks: {} at {}, on {}",
         verdict.title,
         mrtr_ticket::secs(verdict.at_ms),
@@ -19,22 +19,22 @@ pub fn checks(props: &Panel) -> Html {
         None => html! { <p class="hint">{ "No ticket came with this request, so no ticket check ran." }</p> },
         Some(report) => {
             // The server's own check after the ticket's: did the answer come with it?
-            let (class, mark, status, detail) = match &verdict.answers {
-                Some(a) if a.passed => ("check check-pass", "✓", "passed", a.detail.clone()),
-                Some(a) => ("check check-fail", "✗", "failed", a.detail.clone()),
-                None => ("check check-unreached", "–", "not reached", "not reached: the ticket was refused".to_owned()),
+            let (state, mark, status, detail) = match &verdict.answers {
+                Some(a) if a.passed => ("pass", "✓", "passed", a.detail.clone()),
+                Some(a) => ("fail", "✗", "failed", a.detail.clone()),
+                None => ("unreached", "–", "not reached", "not reached: the ticket was refused".to_owned()),
             };
             html! {
             <ol class="check-list">
                 { for report.steps.iter().map(|step| {
-                    let class = match step.status {
-                        Status::Passed => "check check-pass",
-                        Status::Failed => "check check-fail",
-                        Status::NotReached => "check check-unreached",
-                        Status::Skipped => "check check-skipped",
+                    let state = match step.status {
+                        Status::Passed => "pass",
+                        Status::Failed => "fail",
+                        Status::NotReached => "unreached",
+                        Status::Skipped => "skipped",
                     };
                     html! {
-                        <li class={class} data-check={step.check.id()}>
+                        <li class="check" data-state={state} data-check={step.check.id()}>
                             <span class="mark" aria-hidden="true">{ step.mark }</span>
                             <span class="check-label">{ step.label }</span>
                             <span class="check-status">{ step.status.word() }</span>
@@ -42,7 +42,7 @@ pub fn checks(props: &Panel) -> Html {
                         </li>
                     }
                 }) }
-                <li class={class} data-check="answer">
+                <li class="check" data-state={state} data-check="answer">
                     <span class="mark" aria-hidden="true">{ mark }</span>
                     <span class="check-label">{ "Answer included" }</span>
                     <span class="check-status">{ status }</span>
@@ -63,9 +63,10 @@ pub fn checks(props: &Panel) -> Html {
         html! { <button type="button" class="secondary to-moves" {onclick}>{ "Back to the moves ↑" }</button> }
     });
     html! {
-        <Region class="checks" heading="checks-title" title={heading}>
+        <section class="checks" aria-labelledby={props.landmark.then_some("checks-title")}>
+            { heading("checks-title", title, None) }
             { body }
             { back_to_moves }
-        </Region>
+        </section>
     }
 }

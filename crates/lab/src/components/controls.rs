@@ -1,7 +1,7 @@
 //! The world's switches (record, protection, the person) and your attempt's own settings
 //! (bearer token, clock, replica, arguments).
 
-use super::{region::Region, Panel};
+use super::{region::heading, Panel};
 use crate::state::Action;
 use mrtr_json::json;
 use mrtr_sim::cluster::{RecordMode, Replica};
@@ -95,9 +95,10 @@ pub fn controls(props: &Panel) -> Html {
         html! {}
     };
     html! {
-        <Region class="controls" heading="controls-title" title="Control the world">
+        <section class="controls" aria-labelledby={props.landmark.then_some("controls-title")}>
+            { heading("controls-title", "Control the world", None) }
             { world }
             { own }
-        </Region>
+        </section>
     }
 }

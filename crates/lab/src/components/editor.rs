@@ -1,22 +1,23 @@
 //! The ticket editor: the three parts labelled and coloured, the decoded payload as fields,
 //! the raw text, and the classic forgeries one click away. Every edit re-runs the checks.
 
-use super::status::{outcome, outcome_class};
-use super::{copy, region::Region, Panel};
+use super::status::{outcome, outcome_state};
+use super::{copy, region::heading, Panel};
 use crate::state::Action;
 use mrtr_json::Value;
 use mrtr_ticket::{inspect, Role};
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-fn role_class(role: Role) -> &'static str {
+/// A part's `data-part`, which colours it.
+fn part_name(role: Role) -> &'static str {
     match role {
-        Role::Prefix => "part part-prefix",
-        Role::Payload => "part part-payload",
-        Role::Tag => "part part-tag",
-        Role::Nonce => "part part-nonce",
-        Role::SealedBox => "part part-box",
-        Role::Extra => "part part-extra",
+        Role::Prefix => "prefix",
+        Role::Payload => "payload",
+        Role::Tag => "tag",
+        Role::Nonce => "nonce",
+        Role::SealedBox => "box",
+        Role::Extra => "extra",
     }
 }
 
@@ -79,10 +80,11 @@ pub fn editor(props: &Panel) -> Html {
         }
     });
     html! {
-        <Region class="editor" heading="editor-title" title="Edit the ticket">
+        <section class="editor" aria-labelledby={props.landmark.then_some("editor-title")}>
+            { heading("editor-title", "Edit the ticket", None) }
             <p class="parts" aria-label="The ticket's parts">
                 { for seen.parts.iter().map(|part| html! {
-                    <span class={role_class(part.role)}>
+                    <span class="part" data-part={part_name(part.role)}>
                         <span class="part-label">{ part.role.label() }</span>
                         <code>{ if part.text.is_empty() { "(empty)".to_owned() } else { part.text.clone() } }</code>
                     </span>
@@ -106,7 +108,7 @@ pub fn editor(props: &Panel) -> Html {
             // On one column the verdict is below the controls, out of sight while you type: its
             // clause is repeated here (the verdict itself is what a screen reader announces).
             if let Some(v) = props.lab.latest() {
-                <p class={classes!("editor-verdict", outcome_class(Some(&v.answered)))} aria-hidden="true">
+                <p class="editor-verdict" data-state={outcome_state(Some(&v.answered))} aria-hidden="true">
                     { format!("The server: {}", outcome(&v.answered)) }
                 </p>
             }
@@ -123,6 +125,6 @@ pub fn editor(props: &Panel) -> Html {
                 }
                 <button type="button" class="secondary" onclick={copy_ticket}>{ "Copy ticket" }</button>
             </div>
-        </Region>
+        </section>
     }
 }

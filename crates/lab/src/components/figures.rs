@@ -1,6 +1,6 @@
 //! The figures a scenario measured, and the two eras side by side.
 
-use super::{region::Region, Panel};
+use super::{region::heading, Panel};
 use mrtr_json::Value;
 use mrtr_sim::scenarios::figure_words;
 use yew::prelude::*;
@@ -43,11 +43,12 @@ pub fn figures(props: &Panel) -> Html {
         }
     });
     html! {
-        <Region class="figures" heading="figures-title" title="Measured">
+        <section class="figures" aria-labelledby={props.landmark.then_some("figures-title")}>
+            { heading("figures-title", "Measured", None) }
             { era.unwrap_or_default() }
             <dl class="figure-list">
                 { for props.lab.run.listed_figures().map(|(name, v)| html! { <><dt>{ named(name) }</dt><dd>{ shown(v) }</dd></> }) }
             </dl>
-        </Region>
+        </section>
     }
 }

@@ -1,6 +1,6 @@
 //! What the scenario teaches and the rule behind it.
 
-use super::{copy, region::Region};
+use super::{copy, region::heading};
 use crate::host::Host;
 use crate::state::{Action, Lab};
 use mrtr_sim::scenarios;
@@ -18,6 +18,8 @@ pub struct Props {
     /// situation in the whole lab (a compact lab in a lesson).
     #[prop_or(true)]
     pub tools: bool,
+    /// Whether the panel is a region landmark (region.rs).
+    pub landmark: bool,
 }
 
 /// The scenario's two or three sentences and its rule.
@@ -29,7 +31,8 @@ pub fn intro(props: &Props) -> Html {
     };
     let link = host.map(|host| host.link(&props.lab)).unwrap_or_default();
     html! {
-        <Region class="intro" heading="intro-title" title={scenario.title}>
+        <section class="intro" aria-labelledby={props.landmark.then_some("intro-title")}>
+            { heading("intro-title", scenario.title, None) }
             <p>{ scenario.teaches }</p>
             <p class="rule"><strong>{ "The rule: " }</strong>{ scenario.rule }</p>
             if props.tools {
@@ -37,11 +40,11 @@ pub fn intro(props: &Props) -> Html {
                     <button type="button" class="secondary" onclick={move |_| copy(&link)}>
                         { "Copy link to this situation" }
                     </button>
-                    <super::session::Session lab={props.lab.clone()} send={props.send.clone()} />
+                    <super::session::Session lab={props.lab.clone()} send={props.send.clone()} landmark={props.landmark} />
                 </div>
             } else {
                 <a class="open-whole" href={link} target="_blank" rel="noopener">{ "Open this situation in the whole lab ↗" }</a>
             }
-        </Region>
+        </section>
     }
 }

@@ -1,6 +1,6 @@
 //! The ledger of side effects.
 
-use super::{region::Region, Panel};
+use super::{region::heading, Panel};
 use mrtr_sim::ledger::money;
 use yew::prelude::*;
 
@@ -8,7 +8,8 @@ use yew::prelude::*;
 pub fn ledger_panel(props: &Panel) -> Html {
     let entries = props.lab.run.ledger.entries();
     html! {
-        <Region class="ledger" heading="ledger-title" title={format!("Ledger: {} side effect{}", entries.len(), if entries.len() == 1 { "" } else { "s" })}>
+        <section class="ledger" aria-labelledby={props.landmark.then_some("ledger-title")}>
+            { heading("ledger-title", format!("Ledger: {} side effect{}", entries.len(), if entries.len() == 1 { "" } else { "s" }), None) }
             if entries.is_empty() {
                 <p class="hint">{ "Nothing happened yet." }</p>
             } else {
@@ -27,6 +28,6 @@ pub fn ledger_panel(props: &Panel) -> Html {
                     </tbody>
                 </table>
             }
-        </Region>
+        </section>
     }
 }

@@ -34,6 +34,8 @@ pub struct Panel {
     pub lab: Rc<Lab>,
     /// Sends an action to the reducer.
     pub send: Callback<Action>,
+    /// Whether the panel is a region landmark (region.rs).
+    pub landmark: bool,
 }
 
 /// What a stateless panel is: its view of the lab.
@@ -46,13 +48,18 @@ pub struct PanelProps {
     pub lab: Rc<Lab>,
     /// Sends an action to the reducer.
     pub send: Callback<Action>,
+    /// Whether the panel is a region landmark (region.rs).
+    pub landmark: bool,
     /// The panel.
     pub view: View,
 }
 
 impl PartialEq for PanelProps {
     fn eq(&self, other: &Self) -> bool {
-        self.lab == other.lab && self.send == other.send && std::ptr::fn_addr_eq(self.view, other.view)
+        self.lab == other.lab
+            && self.send == other.send
+            && self.landmark == other.landmark
+            && std::ptr::fn_addr_eq(self.view, other.view)
     }
 }
 
@@ -61,7 +68,7 @@ impl PartialEq for PanelProps {
 /// wasm carries Yew's lifecycle code for it once, not once per panel (about 1 KB each).
 #[component(PanelView)]
 pub fn panel_view(props: &PanelProps) -> Html {
-    (props.view)(&Panel { lab: props.lab.clone(), send: props.send.clone() })
+    (props.view)(&Panel { lab: props.lab.clone(), send: props.send.clone(), landmark: props.landmark })
 }
 
 /// The longest wire line shown in full; longer ones (a pasted megabyte) are shown cut, and

@@ -1,6 +1,6 @@
 //! One-click moves against the ticket: the course's "misuse the ticket" exercise.
 
-use super::{region::Region, Panel};
+use super::{region::heading, Panel};
 use crate::state::{Action, MAX_MOVES};
 use mrtr_sim::cluster::RecordMode;
 use mrtr_sim::moves::Move;
@@ -83,7 +83,8 @@ pub fn moves(props: &Panel) -> Html {
     let replayed =
         props.lab.run.verdicts.iter().filter(|v| v.by == Move::SendTwice.id()).any(|v| v.answered.word() == "accepted");
     html! {
-        <Region class="moves" heading="moves-title" title="Play a move">
+        <section class="moves" aria-labelledby={props.landmark.then_some("moves-title")}>
+            { heading("moves-title", "Play a move", None) }
             <p class="hint">{ if several_rounds { HINT_ROUND_2 } else { HINT } }</p>
             <ul class="move-list">{ for first.iter().map(|&m| button(m, &props.send, full)) }</ul>
             <details>
@@ -100,6 +101,6 @@ pub fn moves(props: &Panel) -> Html {
             if replayed && props.lab.record == RecordMode::Off {
                 <p class="found warn">{ "Notice: sending the honest retry twice also passed. Signing does not make a ticket single-use; turn the replay record on and try again." }</p>
             }
-        </Region>
+        </section>
     }
 }

@@ -16,7 +16,7 @@ pub fn picker(props: &Panel) -> Html {
                     let pressed = props.lab.scenario == id;
                     html! {
                         <li>
-                            <button type="button" aria-pressed={pressed.to_string()} class={classes!(pressed.then_some("current"))}
+                            <button type="button" aria-pressed={pressed.to_string()}
                                 onclick={move |_| send.emit(Action::Pick(id))}>{ s.title }</button>
                         </li>
                     }

@@ -1,7 +1,7 @@
 //! The lesson's quick check: five questions, an explanation after each answer, and a link
 //! into the scenario that shows it.
 
-use super::{region::Region, situation_link};
+use super::{region::heading, situation_link};
 use crate::host::{Host, LabEvent};
 use crate::state::Action;
 use yew::prelude::*;
@@ -73,6 +73,8 @@ const QUESTIONS: [Question; 5] = [
 pub struct Props {
     /// Opens the scenario a question links to.
     pub send: Callback<Action>,
+    /// Whether the panel is a region landmark (region.rs).
+    pub landmark: bool,
 }
 
 /// The quick check. When every question has an answer, the host hears the score.
@@ -89,7 +91,8 @@ pub fn quiz(props: &Props) -> Html {
         }
     });
     html! {
-        <Region class="quiz" heading="quiz-title" title="Quick check">
+        <section class="quiz" aria-labelledby={props.landmark.then_some("quiz-title")}>
+            { heading("quiz-title", "Quick check", None) }
             <ol class="questions">
                 { for QUESTIONS.iter().enumerate().map(|(q, question)| {
                     let chosen = answers[q];
@@ -113,7 +116,7 @@ pub fn quiz(props: &Props) -> Html {
                                 }) }
                             </fieldset>
                             if let Some(choice) = chosen {
-                                <p class={if choice == question.right { "explain right" } else { "explain wrong" }}>
+                                <p class="explain" data-state={if choice == question.right { "right" } else { "wrong" }}>
                                     <strong>{ if choice == question.right { "Right. " } else { "Not quite. " } }</strong>
                                     { question.why }
                                     { " " }
@@ -125,6 +128,6 @@ pub fn quiz(props: &Props) -> Html {
                 }) }
             </ol>
             <p class="score" aria-live="polite">{ format!("Score: {score} of {} ({answered} answered)", QUESTIONS.len()) }</p>
-        </Region>
+        </section>
     }
 }

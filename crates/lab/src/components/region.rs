@@ -1,39 +1,20 @@
 //! A panel's frame: a `section` named by its heading. On the lab's own page (and in the
 //! iframe) each panel is a region landmark a screen reader can jump to; inside a lesson page
 //! only the lab as a whole is one, so two labs on a page do not repeat the same landmarks.
+//!
+//! Each panel writes its own section, its class a literal, with
+//! `aria-labelledby={props.landmark.then_some(id)}`, and its heading with [`heading`]: Yew
+//! builds a class from a variable through its class lists, which cost the lab's wasm
+//! 3.5 KB gzip, so no class here is a variable.
 
-use crate::host::Host;
 use yew::prelude::*;
 
-/// Props of [`Region`].
-#[derive(Properties, PartialEq, Debug)]
-pub struct Props {
-    /// The panel's class.
-    pub class: &'static str,
-    /// The id of the heading that names it.
-    pub heading: &'static str,
-    /// The heading's text.
-    pub title: AttrValue,
-    /// What sits on the heading's line, after it (buttons): the two share a `panel-head` row.
-    #[prop_or_default]
-    pub beside: Option<Html>,
-    /// The panel.
-    pub children: Html,
-}
-
-/// A panel's `section`, its heading first.
-#[component(Region)]
-pub fn region(props: &Props) -> Html {
-    let landmark = use_context::<Host>().is_none_or(|h| h.owns_document);
-    let heading = html! { <h2 id={props.heading}>{ props.title.clone() }</h2> };
-    html! {
-        <section class={props.class} aria-labelledby={landmark.then_some(props.heading)}>
-            if let Some(beside) = props.beside.clone() {
-                <div class="panel-head">{ heading }{ beside }</div>
-            } else {
-                { heading }
-            }
-            { props.children.clone() }
-        </section>
+/// A panel's heading, with what sits on its line after it (buttons) when there is something:
+/// the two then share a `panel-head` row.
+pub fn heading(id: &'static str, title: impl Into<AttrValue>, beside: Option<Html>) -> Html {
+    let heading = html! { <h2 {id}>{ title.into() }</h2> };
+    match beside {
+        Some(beside) => html! { <div class="panel-head">{ heading }{ beside }</div> },
+        None => heading,
     }
 }

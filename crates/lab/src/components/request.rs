@@ -1,7 +1,7 @@
 //! Your attempt written by hand: the whole JSON-RPC request, in a box the learner can change
 //! as they like, sent exactly as written.
 
-use super::{laid_out, region::Region, Panel};
+use super::{laid_out, region::heading, Panel};
 use crate::state::Action;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
@@ -23,7 +23,8 @@ pub fn request_writer(props: &Panel) -> Html {
     let send = props.send.clone();
     let rebuild = Callback::from(move |_: MouseEvent| send.emit(Action::ResetAttempt));
     html! {
-        <Region class="request" heading="request-title" title="Write the request">
+        <section class="request" aria-labelledby={props.landmark.then_some("request-title")}>
+            { heading("request-title", "Write the request", None) }
             <p class="hint">
                 { "Your attempt as one JSON-RPC request, sent exactly as you write it, with the bearer token, the clock and the replica chosen above. Change the method, drop inputResponses, break the JSON: the server answers each. (The first call's id goes through again: a new id is the client's duty, which a server that keeps no state cannot check.) Editing the ticket builds the retry again." }
             </p>
@@ -34,6 +35,6 @@ pub fn request_writer(props: &Panel) -> Html {
                     <button type="button" class="secondary" onclick={rebuild}>{ "Back to the honest retry" }</button>
                 </div>
             }
-        </Region>
+        </section>
     }
 }

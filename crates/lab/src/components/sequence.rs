@@ -1,6 +1,6 @@
 //! The sequence diagram with back and forward, and its text twin.
 
-use super::{region::Region, Panel};
+use super::{region::heading, Panel};
 use crate::diagrams::sequence;
 use crate::state::Action;
 use yew::prelude::*;
@@ -22,12 +22,13 @@ pub fn sequence_panel(props: &Panel) -> Html {
         </div>
     };
     html! {
-        <Region class="sequence-panel" heading="sequence-title" title="Sequence" beside={stepper}>
+        <section class="sequence-panel" aria-labelledby={props.landmark.then_some("sequence-title")}>
+            { heading("sequence-title", "Sequence", Some(stepper)) }
             <div class="scroll-x" tabindex="0">{ sequence::diagram(&events[..shown]) }</div>
             <details>
                 <summary>{ "The diagram as text" }</summary>
                 { sequence::text_twin(&events[..shown]) }
             </details>
-        </Region>
+        </section>
     }
 }

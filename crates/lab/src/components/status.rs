@@ -15,12 +15,12 @@ pub fn outcome(answered: &Answered) -> String {
     }
 }
 
-/// The class that colours a verdict: passed, failed, or neither.
-pub fn outcome_class(answered: Option<&Answered>) -> &'static str {
+/// The `data-state` that colours a verdict: `pass`, `fail`, or none.
+pub fn outcome_state(answered: Option<&Answered>) -> Option<&'static str> {
     match answered {
-        Some(Answered::Accepted { .. }) => "status-pass",
-        Some(Answered::Refused { .. }) => "status-fail",
-        _ => "",
+        Some(Answered::Accepted { .. }) => Some("pass"),
+        Some(Answered::Refused { .. }) => Some("fail"),
+        _ => None,
     }
 }
 
@@ -33,6 +33,6 @@ pub fn status(props: &Panel) -> Html {
         None => "Scenario played: read the figures, the diagram and the raw lines.".to_owned(),
         Some(v) => format!("{} at {}: {}", v.title, mrtr_ticket::secs(v.at_ms), outcome(&v.answered)),
     };
-    let class = classes!("status", outcome_class(props.lab.latest().map(|v| &v.answered)));
-    html! { <p class={class} role="status" aria-live="polite">{ sentence }</p> }
+    let state = outcome_state(props.lab.latest().map(|v| &v.answered));
+    html! { <p class="status" data-state={state} role="status" aria-live="polite">{ sentence }</p> }
 }

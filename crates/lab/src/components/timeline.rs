@@ -1,6 +1,6 @@
 //! The clock timeline and the table of attempts.
 
-use super::{region::Region, Panel};
+use super::{region::heading, Panel};
 use crate::diagrams::timeline;
 use mrtr_sim::scenarios::Answered;
 use yew::prelude::*;
@@ -13,7 +13,8 @@ pub fn timeline_panel(props: &Panel) -> Html {
     }
     let minted_ms = props.lab.run.figure("mintedAtMs").as_u64().unwrap_or(0);
     html! {
-        <Region class="timeline-panel" heading="timeline-title" title="Against the clock">
+        <section class="timeline-panel" aria-labelledby={props.landmark.then_some("timeline-title")}>
+            { heading("timeline-title", "Against the clock", None) }
             <div class="scroll-x" tabindex="0">{ timeline::diagram(verdicts, minted_ms, 120_000) }</div>
             <div class="scroll-x" tabindex="0">
                 <table class="attempts">
@@ -29,7 +30,7 @@ pub fn timeline_panel(props: &Panel) -> Html {
                                     <td>{ v.ticket.as_deref().unwrap_or("none") }</td>
                                     <td>{ v.bearer.clone() }</td>
                                     <td>{ v.replica.map_or("–", |r| r.name()) }</td>
-                                    <td class={if passed { "verdict-pass" } else { "verdict-fail" }}>
+                                    <td class="verdict" data-state={if passed { "pass" } else { "fail" }}>
                                         { format!("{} {}", if passed { "✓" } else { "✗" }, v.answered.word()) }
                                     </td>
                                 </tr>
@@ -38,6 +39,6 @@ pub fn timeline_panel(props: &Panel) -> Html {
                     </tbody>
                 </table>
             </div>
-        </Region>
+        </section>
     }
 }

@@ -1,6 +1,6 @@
 //! The raw JSON-RPC transcript: the exact bytes, one message per line.
 
-use super::{copy, region::Region, Panel};
+use super::{copy, region::heading, Panel};
 use mrtr_sim::trace::Actor;
 use yew::prelude::*;
 
@@ -21,9 +21,9 @@ pub fn transcript(props: &Panel) -> Html {
     let lines: Vec<String> = wire.iter().map(|(head, line)| format!("{head}{}", super::shown_line(line))).collect();
     let on_copy = Callback::from(move |_: MouseEvent| copy(&all));
     html! {
-        <Region class="transcript" heading="transcript-title" title="Raw JSON-RPC"
-            beside={html! { <button type="button" class="secondary" onclick={on_copy}>{ "Copy transcript" }</button> }}>
+        <section class="transcript" aria-labelledby={props.landmark.then_some("transcript-title")}>
+            { heading("transcript-title", "Raw JSON-RPC", Some(html! { <button type="button" class="secondary" onclick={on_copy}>{ "Copy transcript" }</button> })) }
             <pre class="raw-lines" tabindex="0" aria-label="Raw JSON-RPC lines">{ for lines.iter().map(|l| html! { <>{ l.clone() }{ "\n" }</> }) }</pre>
-        </Region>
+        </section>
     }
 }

@@ -14,17 +14,18 @@ fn lane_x(actor: Actor) -> i32 {
     70 + index * 124
 }
 
-fn class_of(event: &Event) -> &'static str {
+/// An arrow's `data-kind`, which colours it.
+fn kind_of(event: &Event) -> &'static str {
     match event.kind {
-        Kind::Request => "seq-request",
-        Kind::Response if event.summary.starts_with("error") => "seq-error",
-        Kind::Response => "seq-response",
-        Kind::Checks if event.summary.ends_with("all passed") => "seq-pass",
-        Kind::Checks => "seq-error",
-        Kind::Fault => "seq-error",
-        Kind::Effect => "seq-effect",
-        Kind::Ask | Kind::Answer => "seq-person",
-        _ => "seq-note",
+        Kind::Request => "request",
+        Kind::Response if event.summary.starts_with("error") => "error",
+        Kind::Response => "response",
+        Kind::Checks if event.summary.ends_with("all passed") => "pass",
+        Kind::Checks => "error",
+        Kind::Fault => "error",
+        Kind::Effect => "effect",
+        Kind::Ask | Kind::Answer => "person",
+        _ => "note",
     }
 }
 
@@ -47,10 +48,10 @@ pub fn diagram(events: &[Event]) -> Html {
         let y = TOP + ROW * i as i32 + 12;
         let (from, to) = (lane_x(event.from), lane_x(event.to));
         let label = format!("{} · {}", mrtr_ticket::secs(event.at_ms), clip(&event.summary, 58));
-        let class = class_of(event);
+        let kind = kind_of(event);
         if event.from == event.to {
             html! {
-                <g class={class}>
+                <g class="seq-event" data-kind={kind}>
                     <circle cx={from.to_string()} cy={y.to_string()} r="5" />
                     <text x={(from + 10).to_string()} y={(y + 4).to_string()}>{ label }</text>
                 </g>
@@ -60,7 +61,7 @@ pub fn diagram(events: &[Event]) -> Html {
             let head = if from < to { to - 8 } else { to + 8 };
             let points = format!("{to},{y} {head},{} {head},{}", y - 4, y + 4);
             html! {
-                <g class={class}>
+                <g class="seq-event" data-kind={kind}>
                     <line x1={from.to_string()} y1={y.to_string()} x2={to.to_string()} y2={y.to_string()} />
                     <polygon points={points} />
                     <text x={(left + 8).to_string()} y={(y - 5).to_string()}>{ label }</text>

@@ -20,12 +20,12 @@ pub fn diagram(verdicts: &[Verdict], minted_ms: u64, ttl_ms: u64) -> Html {
         let (cx, cy) = (x(v.at_ms), 92 + 22 * i as i64);
         let passed = matches!(v.answered, Answered::Accepted { .. });
         let mark = if passed { "✓" } else { "✗" };
-        let class = if passed { "tl-pass" } else { "tl-fail" };
+        let state = if passed { "pass" } else { "fail" };
         let label = format!("{mark} {} s · {} · {}", v.at_ms / 1000, v.title, v.answered.word());
         let anchor = if cx > WIDTH * 3 / 5 { "end" } else { "start" };
         let tx = if anchor == "end" { cx - 9 } else { cx + 9 };
         html! {
-            <g class={class}>
+            <g class="tl-verdict" data-state={state}>
                 <line class="tl-drop" x1={cx.to_string()} y1="52" x2={cx.to_string()} y2={cy.to_string()} />
                 <circle cx={cx.to_string()} cy={cy.to_string()} r="6" />
                 <text x={tx.to_string()} y={(cy + 4).to_string()} text-anchor={anchor}>{ label }</text>
