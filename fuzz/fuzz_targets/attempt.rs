@@ -6,12 +6,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use mrtr_json::Value;
 use mrtr_sim::cluster::RecordMode;
 use mrtr_sim::moves::OwnAttempt;
 use mrtr_sim::scenarios::{Options, Prepared, SCENARIOS};
 use mrtr_sim::trace::Kind;
 use mrtr_ticket::Mode;
-use mrtr_json::Value;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
