@@ -2,12 +2,11 @@
 //! `<mrtr-lab>`, the essentials in a compact one and in the iframe. It also tells the host
 //! what happened: a verdict after each new attempt, a step when the diagrams' cursor moves.
 
-use crate::components::View;
 use crate::components::{
     answer::answer, campaign::CampaignPanel, challenges::Challenges, checks::checks, controls::controls,
     editor::Editor, figures::figures, intro::Intro, ledger::ledger_panel, moves::moves, picker::picker, quiz::Quiz,
     request::request_writer, sequence::sequence_panel, status::status, timeline::timeline_panel,
-    transcript::transcript, PanelView,
+    transcript::transcript, Panel, PanelView, View,
 };
 use crate::host::{Host, LabEvent};
 use crate::state::{Action, Lab};
@@ -110,9 +109,9 @@ fn news(before: Option<&Lab>, now: &Lab) -> Vec<LabEvent> {
     events
 }
 
-/// A stateless panel (crate::components::View) of `lab`.
+/// A panel without state of its own ([`View`]), showing `lab`.
 fn panel(view: View, lab: &Rc<Lab>, send: &Callback<Action>, landmark: bool) -> Html {
-    html! { <PanelView lab={lab.clone()} send={send.clone()} {landmark} {view} /> }
+    html! { <PanelView {view} panel={Panel { lab: lab.clone(), send: send.clone(), landmark }} /> }
 }
 
 /// The lab's panels.

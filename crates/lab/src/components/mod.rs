@@ -41,25 +41,18 @@ pub struct Panel {
 /// What a stateless panel is: its view of the lab.
 pub type View = fn(&Panel) -> Html;
 
-/// Props of [`PanelView`]: the panel's data, and which panel.
+/// Props of [`PanelView`]: which panel, and its data.
 #[derive(Properties, Clone, Debug)]
 pub struct PanelProps {
-    /// The state to render.
-    pub lab: Rc<Lab>,
-    /// Sends an action to the reducer.
-    pub send: Callback<Action>,
-    /// Whether the panel is a region landmark (region.rs).
-    pub landmark: bool,
     /// The panel.
     pub view: View,
+    /// What it shows.
+    pub panel: Panel,
 }
 
 impl PartialEq for PanelProps {
     fn eq(&self, other: &Self) -> bool {
-        self.lab == other.lab
-            && self.send == other.send
-            && self.landmark == other.landmark
-            && std::ptr::fn_addr_eq(self.view, other.view)
+        std::ptr::fn_addr_eq(self.view, other.view) && self.panel == other.panel
     }
 }
 
@@ -68,7 +61,7 @@ impl PartialEq for PanelProps {
 /// wasm carries Yew's lifecycle code for it once, not once per panel (about 1 KB each).
 #[component(PanelView)]
 pub fn panel_view(props: &PanelProps) -> Html {
-    (props.view)(&Panel { lab: props.lab.clone(), send: props.send.clone(), landmark: props.landmark })
+    (props.view)(&props.panel)
 }
 
 /// The longest wire line shown in full; longer ones (a pasted megabyte) are shown cut, and
