@@ -172,6 +172,19 @@ mod tests {
     }
 
     #[test]
+    fn a_pointer_finds_what_serde_json_finds() {
+        let text = r#"{"a": [10, {"b/c": 1, "d~e": 2}], "": 3, "01": 4}"#;
+        let (ours, theirs) =
+            (parse(text).expect("JSON"), serde_json::from_str::<serde_json::Value>(text).expect("JSON"));
+        for pointer in
+            ["", "/a", "/a/0", "/a/1/b~1c", "/a/1/d~0e", "/", "/01", "/a/01", "/a/+1", "/a/2", "/a/x", "a", "/a/0/x"]
+        {
+            let found = ours.pointer(pointer).map(|v| serde_json::to_value(v).expect("serializable"));
+            assert_eq!(found.as_ref(), theirs.pointer(pointer), "{pointer}");
+        }
+    }
+
+    #[test]
     fn moves_a_value_in() {
         let params = json!({"name": "deploy"});
         let line = json!({"params": params});

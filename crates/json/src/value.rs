@@ -157,12 +157,17 @@ impl Value {
         }
         let rest = pointer.strip_prefix('/')?;
         rest.split('/').try_fold(self, |value, token| {
-            let token = token.replace("~1", "/").replace("~0", "~");
+            let token = match token.contains('~') {
+                true => std::borrow::Cow::Owned(token.replace("~1", "/").replace("~0", "~")),
+                false => std::borrow::Cow::Borrowed(token),
+            };
             match value {
                 Value::Object(map) => map.get(&token),
-                Value::Array(items) => {
-                    token.parse::<usize>().ok().filter(|_| !token.starts_with('+')).and_then(|i| items.get(i))
-                }
+                // An index is digits, without a sign or a leading zero.
+                Value::Array(items) => match token.as_bytes() {
+                    [b'0', _, ..] | [b'+', ..] => None,
+                    _ => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+                },
                 _ => None,
             }
         })
