@@ -75,9 +75,11 @@ pub fn challenges(props: &Props) -> Html {
             done.set(Vec::new());
         })
     };
+    let title = format!("Challenges: {} of {} done", done.len().min(CHALLENGES.len()), CHALLENGES.len());
+    let reset = html! { <button type="button" class="secondary" onclick={reset}>{ "Reset progress" }</button> };
     html! {
         <section class="challenges" aria-labelledby={props.landmark.then_some("challenges-title")}>
-            { heading("challenges-title", format!("Challenges: {} of {} done", done.len().min(CHALLENGES.len()), CHALLENGES.len()), Some(html! { <button type="button" class="secondary" onclick={reset}>{ "Reset progress" }</button> })) }
+            { heading("challenges-title", title, Some(reset)) }
             <ol class="challenge-list">
                 { for CHALLENGES.iter().enumerate().map(|(i, c)| {
                     let achieved = done.iter().any(|d| d == c.id);

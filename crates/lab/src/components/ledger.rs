@@ -7,9 +7,10 @@ use yew::prelude::*;
 /// Every side effect, in order.
 pub fn ledger_panel(props: &Panel) -> Html {
     let entries = props.lab.run.ledger.entries();
+    let title = format!("Ledger: {} side effect{}", entries.len(), if entries.len() == 1 { "" } else { "s" });
     html! {
         <section class="ledger" aria-labelledby={props.landmark.then_some("ledger-title")}>
-            { heading("ledger-title", format!("Ledger: {} side effect{}", entries.len(), if entries.len() == 1 { "" } else { "s" }), None) }
+            { heading("ledger-title", title, None) }
             if entries.is_empty() {
                 <p class="hint">{ "Nothing happened yet." }</p>
             } else {

@@ -20,9 +20,11 @@ pub fn transcript(props: &Panel) -> Html {
     let all = wire.iter().map(|(head, line)| format!("{head}{line}")).collect::<Vec<_>>().join("\n");
     let lines: Vec<String> = wire.iter().map(|(head, line)| format!("{head}{}", super::shown_line(line))).collect();
     let on_copy = Callback::from(move |_: MouseEvent| copy(&all));
+    let copy_button =
+        html! { <button type="button" class="secondary" onclick={on_copy}>{ "Copy transcript" }</button> };
     html! {
         <section class="transcript" aria-labelledby={props.landmark.then_some("transcript-title")}>
-            { heading("transcript-title", "Raw JSON-RPC", Some(html! { <button type="button" class="secondary" onclick={on_copy}>{ "Copy transcript" }</button> })) }
+            { heading("transcript-title", "Raw JSON-RPC", Some(copy_button)) }
             <pre class="raw-lines" tabindex="0" aria-label="Raw JSON-RPC lines">{ for lines.iter().map(|l| html! { <>{ l.clone() }{ "\n" }</> }) }</pre>
         </section>
     }
