@@ -2,7 +2,7 @@
 //! trace's events, a ticket's claims) is written and read as the JSON it is.
 
 use crate::{Map, Number, Value};
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::fmt;
 
@@ -42,15 +42,6 @@ impl Serialize for Map {
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
         deserializer.deserialize_any(ValueVisitor)
-    }
-}
-
-impl<'de> Deserialize<'de> for Map {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Map, D::Error> {
-        match Value::deserialize(deserializer)? {
-            Value::Object(map) => Ok(map),
-            _ => Err(de::Error::custom("expected a JSON object")),
-        }
     }
 }
 
