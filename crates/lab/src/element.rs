@@ -72,9 +72,7 @@ pub fn element_lab(props: &Props) -> Html {
         shared.lab = Some(state.clone());
     }
     html! {
-        <ContextProvider<Host> context={props.host.clone()}>
-            <LabView lab={state} {send} layout={props.layout} picker={props.picker} />
-        </ContextProvider<Host>>
+        <LabView lab={state} {send} layout={props.layout} picker={props.picker} host={props.host.clone()} />
     }
 }
 

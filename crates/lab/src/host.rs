@@ -1,8 +1,9 @@
 //! What the page hosting the lab hears from it, and where its links point.
 //!
 //! The lab runs in three hosts: its own page, the iframe page (`embed.html`) and the
-//! `<mrtr-lab>` custom element. Each provides a [`Host`] context; components send
-//! [`LabEvent`]s to it and build links from it. An event's [`detail`](LabEvent::detail) is the
+//! `<mrtr-lab>` custom element. Each hands a [`Host`] to the lab's view, which passes it, as
+//! a prop, to the panels that send [`LabEvent`]s or build links (a Yew context would bring
+//! its provider component and look-up hook into the wasm: 3.2 KB gzip). An event's [`detail`](LabEvent::detail) is the
 //! one documented shape: the element dispatches it as a `CustomEvent`'s `detail`, the iframe
 //! posts it to its parent.
 //!
@@ -166,7 +167,7 @@ impl LabEvent {
     }
 }
 
-/// Where the lab runs: provided as a Yew context by each host.
+/// Where the lab runs: each host passes one to the lab's view.
 #[derive(Clone, PartialEq)]
 pub struct Host {
     /// Hears every [`LabEvent`].

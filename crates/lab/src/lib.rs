@@ -183,9 +183,7 @@ pub fn embedded(props: &EmbeddedProps) -> Html {
     });
     use_effect(embed::post_height);
     html! {
-        <ContextProvider<Host> context={(*host).clone()}>
-            <LabView {lab} {send} layout={Layout::Compact} />
-        </ContextProvider<Host>>
+        <LabView {lab} {send} layout={Layout::Compact} host={(*host).clone()} />
     }
 }
 
@@ -227,13 +225,13 @@ pub fn app() -> Html {
     }
     let host = use_memo((), |_| Host::page(&page_address()));
     html! {
-        <ContextProvider<Host> context={(*host).clone()}>
+        <>
             <a class="skip" href="#lab-main">{ "Skip to the lab" }</a>
             <Header theme={(*theme).clone()} {on_theme} />
-            <LabView lab={state} {send} layout={Layout::Full} />
+            <LabView lab={state} {send} layout={Layout::Full} host={(*host).clone()} />
             <footer class="site-footer">
                 <p>{ "The server key in this lab is a lab key, printed in its source on purpose: nothing here is secret. Everything runs in your browser; nothing is sent anywhere." }</p>
             </footer>
-        </ContextProvider<Host>>
+        </>
     }
 }

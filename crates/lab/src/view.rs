@@ -35,6 +35,8 @@ pub struct Props {
     /// a lesson stays on the scenario its author chose unless asked).
     #[prop_or(true)]
     pub picker: bool,
+    /// Where the lab runs: who hears its events, where its links point.
+    pub host: Host,
 }
 
 /// The reducer's state: the lab behind its own `Rc`, so every render of a host hands its
@@ -117,16 +119,15 @@ fn panel(view: View, lab: &Rc<Lab>, send: &Callback<Action>, landmark: bool) -> 
 /// The lab's panels.
 #[component(LabView)]
 pub fn lab_view(props: &Props) -> Html {
-    let host = use_context::<Host>();
-    let owns_document = host.as_ref().is_none_or(|h| h.owns_document);
+    let host = &props.host;
+    let owns_document = host.owns_document;
     {
         let previous = use_mut_ref(|| None::<Rc<Lab>>);
+        let emit = host.emit.clone();
         use_effect_with(props.lab.clone(), move |lab| {
             let before = previous.borrow_mut().replace(lab.clone());
-            if let Some(host) = host {
-                for event in news(before.as_deref(), lab) {
-                    host.emit.emit(event);
-                }
+            for event in news(before.as_deref(), lab) {
+                emit.emit(event);
             }
         });
     }
@@ -145,7 +146,7 @@ pub fn lab_view(props: &Props) -> Html {
         return html! {
             <@{landmark} class="lab compact" aria-label={label}>
                 <div class="column controls-column">
-                    <Intro lab={settled.clone()} send={send.clone()} tools={false} landmark={owns_document} />
+                    <Intro lab={settled.clone()} send={send.clone()} tools={false} host={host.clone()} />
                     { panel(moves, &settled, send, owns_document) }
                 </div>
                 <div class="column results-column">
@@ -167,7 +168,7 @@ pub fn lab_view(props: &Props) -> Html {
             }
             <@{landmark} id="lab-main" class="lab" aria-label={label}>
                 <div class="column controls-column">
-                    <Intro lab={settled.clone()} send={send.clone()} landmark={owns_document} />
+                    <Intro lab={settled.clone()} send={send.clone()} host={host.clone()} />
                     { panel(moves, &settled, send, owns_document) }
                     { panel(controls, &settled, send, owns_document) }
                     <Editor lab={settled.clone()} send={send.clone()} landmark={owns_document} />
@@ -196,8 +197,8 @@ pub fn lab_view(props: &Props) -> Html {
                     if takes_moves {
                         <CampaignPanel lab={later.clone()} landmark={owns_document} />
                     }
-                    <Challenges lab={later} send={send.clone()} landmark={owns_document} />
-                    <Quiz send={send.clone()} landmark={owns_document} />
+                    <Challenges lab={later} send={send.clone()} host={host.clone()} />
+                    <Quiz send={send.clone()} host={host.clone()} />
                 </div>
             }
         </>

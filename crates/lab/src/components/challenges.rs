@@ -39,27 +39,26 @@ pub struct Props {
     pub lab: Rc<Lab>,
     /// Opens a challenge's scenario.
     pub send: Callback<Action>,
-    /// Whether the panel is a region landmark (region.rs).
-    pub landmark: bool,
+    /// Where the lab runs: hears of each challenge met, and says whether the panel is a
+    /// region landmark (region.rs).
+    pub host: Host,
 }
 
 /// The challenges panel. When a challenge's check first passes, the host hears of it.
 #[component(Challenges)]
 pub fn challenges(props: &Props) -> Html {
-    let host = use_context::<Host>();
+    let host = &props.host;
     let done = use_state(load);
     let hints = use_state(|| vec![0usize; CHALLENGES.len()]);
     let given_up = use_state(|| vec![false; CHALLENGES.len()]);
     {
-        let (done, host) = (done.clone(), host.clone());
+        let (done, emit) = (done.clone(), host.emit.clone());
         let lab = props.lab.clone();
         use_effect_with(lab, move |lab| {
             let mut next = (*done).clone();
             for c in CHALLENGES {
                 if c.achieved(&lab.run, lab.mode) && mark(&mut next, c.id) {
-                    if let Some(host) = &host {
-                        host.emit.emit(LabEvent::Challenge { id: c.id, goal: c.goal });
-                    }
+                    emit.emit(LabEvent::Challenge { id: c.id, goal: c.goal });
                 }
             }
             if next != *done {
@@ -78,7 +77,7 @@ pub fn challenges(props: &Props) -> Html {
     let title = format!("Challenges: {} of {} done", done.len().min(CHALLENGES.len()), CHALLENGES.len());
     let reset = html! { <button type="button" class="secondary" onclick={reset}>{ "Reset progress" }</button> };
     html! {
-        <section class="challenges" aria-labelledby={props.landmark.then_some("challenges-title")}>
+        <section class="challenges" aria-labelledby={host.owns_document.then_some("challenges-title")}>
             { heading("challenges-title", title, Some(reset)) }
             <ol class="challenge-list">
                 { for CHALLENGES.iter().enumerate().map(|(i, c)| {
@@ -105,7 +104,7 @@ pub fn challenges(props: &Props) -> Html {
                             <p class="goal">
                                 <span class="challenge-state">{ if achieved { "✓ done: " } else { "" } }</span>
                                 { c.goal }
-                                { " " }{ situation_link(host.as_ref(), &format!("s={}", c.scenario), "Start here", &props.send) }
+                                { " " }{ situation_link(host, &format!("s={}", c.scenario), "Start here", &props.send) }
                             </p>
                             if shown > 0 {
                                 <ol class="hints">{ for c.hints[..shown].iter().map(|h| html! { <li>{ *h }</li> }) }</ol>

@@ -18,20 +18,20 @@ pub struct Props {
     /// situation in the whole lab (a compact lab in a lesson).
     #[prop_or(true)]
     pub tools: bool,
-    /// Whether the panel is a region landmark (region.rs).
-    pub landmark: bool,
+    /// Where the lab runs: its links point there, and it says whether the panel is a region
+    /// landmark (region.rs).
+    pub host: Host,
 }
 
 /// The scenario's two or three sentences and its rule.
 #[component(Intro)]
 pub fn intro(props: &Props) -> Html {
-    let host = use_context::<Host>();
     let Some(scenario) = scenarios::find(props.lab.scenario) else {
         return html! {};
     };
-    let link = host.map(|host| host.link(&props.lab)).unwrap_or_default();
+    let link = props.host.link(&props.lab);
     html! {
-        <section class="intro" aria-labelledby={props.landmark.then_some("intro-title")}>
+        <section class="intro" aria-labelledby={props.host.owns_document.then_some("intro-title")}>
             { heading("intro-title", scenario.title, None) }
             <p>{ scenario.teaches }</p>
             <p class="rule"><strong>{ "The rule: " }</strong>{ scenario.rule }</p>
@@ -40,7 +40,7 @@ pub fn intro(props: &Props) -> Html {
                     <button type="button" class="secondary" onclick={move |_| copy(&link)}>
                         { "Copy link to this situation" }
                     </button>
-                    <super::session::Session lab={props.lab.clone()} send={props.send.clone()} landmark={props.landmark} />
+                    <super::session::Session lab={props.lab.clone()} send={props.send.clone()} landmark={props.host.owns_document} />
                 </div>
             } else {
                 <a class="open-whole" href={link} target="_blank" rel="noopener">{ "Open this situation in the whole lab ↗" }</a>

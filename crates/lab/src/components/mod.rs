@@ -92,8 +92,8 @@ pub fn laid_out(json: &str) -> Option<String> {
 
 /// A link to a situation that opens it in this lab (on the lab's own page it also shows in
 /// the address bar; inside a lesson page it leaves the page's address alone).
-pub fn situation_link(host: Option<&crate::host::Host>, fragment: &str, text: &str, send: &Callback<Action>) -> Html {
-    let href = format!("{}#{fragment}", host.map_or("", |h| &*h.lab_page));
+pub fn situation_link(host: &crate::host::Host, fragment: &str, text: &str, send: &Callback<Action>) -> Html {
+    let href = format!("{}#{fragment}", host.lab_page);
     let onclick = {
         let (fragment, send) = (fragment.to_owned(), send.clone());
         Callback::from(move |event: MouseEvent| {

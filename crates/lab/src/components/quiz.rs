@@ -73,25 +73,26 @@ const QUESTIONS: [Question; 5] = [
 pub struct Props {
     /// Opens the scenario a question links to.
     pub send: Callback<Action>,
-    /// Whether the panel is a region landmark (region.rs).
-    pub landmark: bool,
+    /// Where the lab runs: hears the score, and says whether the panel is a region landmark
+    /// (region.rs).
+    pub host: Host,
 }
 
 /// The quick check. When every question has an answer, the host hears the score.
 #[component(Quiz)]
 pub fn quiz(props: &Props) -> Html {
-    let host = use_context::<Host>();
+    let host = &props.host;
     let answers = use_state(|| [None::<usize>; 5]);
     let score = answers.iter().enumerate().filter(|(i, a)| **a == Some(QUESTIONS[*i].right)).count();
     let answered = answers.iter().filter(|a| a.is_some()).count();
-    let emit_to = host.clone();
+    let emit = host.emit.clone();
     use_effect_with(*answers, move |answers| {
-        if let (Some(host), true) = (emit_to, answers.iter().all(Option::is_some)) {
-            host.emit.emit(LabEvent::Quiz { score, max: QUESTIONS.len() });
+        if answers.iter().all(Option::is_some) {
+            emit.emit(LabEvent::Quiz { score, max: QUESTIONS.len() });
         }
     });
     html! {
-        <section class="quiz" aria-labelledby={props.landmark.then_some("quiz-title")}>
+        <section class="quiz" aria-labelledby={host.owns_document.then_some("quiz-title")}>
             { heading("quiz-title", "Quick check", None) }
             <ol class="questions">
                 { for QUESTIONS.iter().enumerate().map(|(q, question)| {
@@ -120,7 +121,7 @@ pub fn quiz(props: &Props) -> Html {
                                     <strong>{ if choice == question.right { "Right. " } else { "Not quite. " } }</strong>
                                     { question.why }
                                     { " " }
-                                    { situation_link(host.as_ref(), question.see.0, question.see.1, &props.send) }
+                                    { situation_link(host, question.see.0, question.see.1, &props.send) }
                                 </p>
                             }
                         </li>
