@@ -23,7 +23,7 @@ pub mod share;
 pub mod state;
 pub mod view;
 
-use components::header::Header;
+use components::header::header;
 use host::Host;
 use view::{LabView, Layout};
 use yew::prelude::*;
@@ -227,7 +227,7 @@ pub fn app() -> Html {
     html! {
         <>
             <a class="skip" href="#lab-main">{ "Skip to the lab" }</a>
-            <Header theme={(*theme).clone()} {on_theme} />
+            { header(&theme, &on_theme) }
             <LabView lab={state} {send} layout={Layout::Full} host={(*host).clone()} />
             <footer class="site-footer">
                 <p>{ "The server key in this lab is a lab key, printed in its source on purpose: nothing here is secret. Everything runs in your browser; nothing is sent anywhere." }</p>

@@ -3,10 +3,24 @@
 //! what happened: a verdict after each new attempt, a step when the diagrams' cursor moves.
 
 use crate::components::{
-    answer::answer, campaign::CampaignPanel, challenges::Challenges, checks::checks, controls::controls,
-    editor::Editor, figures::figures, intro::Intro, ledger::ledger_panel, moves::moves, picker::picker, quiz::Quiz,
-    request::request_writer, sequence::sequence_panel, status::status, timeline::timeline_panel,
-    transcript::transcript, Panel, PanelView, View,
+    answer::answer,
+    campaign::CampaignPanel,
+    challenges::Challenges,
+    checks::checks,
+    controls::controls,
+    editor::Editor,
+    figures::figures,
+    intro::{intro, intro_compact},
+    ledger::ledger_panel,
+    moves::moves,
+    picker::picker,
+    quiz::Quiz,
+    request::request_writer,
+    sequence::sequence_panel,
+    status::status,
+    timeline::timeline_panel,
+    transcript::transcript,
+    Panel, PanelView, View,
 };
 use crate::host::{Host, LabEvent};
 use crate::state::{Action, Lab};
@@ -112,8 +126,8 @@ fn news(before: Option<&Lab>, now: &Lab) -> Vec<LabEvent> {
 }
 
 /// A panel without state of its own ([`View`]), showing `lab`.
-fn panel(view: View, lab: &Rc<Lab>, send: &Callback<Action>, landmark: bool) -> Html {
-    html! { <PanelView {view} panel={Panel { lab: lab.clone(), send: send.clone(), landmark }} /> }
+fn panel(view: View, lab: &Rc<Lab>, send: &Callback<Action>, host: &Host) -> Html {
+    html! { <PanelView {view} panel={Panel { lab: lab.clone(), send: send.clone(), host: host.clone() }} /> }
 }
 
 /// The lab's panels.
@@ -146,15 +160,15 @@ pub fn lab_view(props: &Props) -> Html {
         return html! {
             <@{landmark} class="lab compact" aria-label={label}>
                 <div class="column controls-column">
-                    <Intro lab={settled.clone()} send={send.clone()} tools={false} host={host.clone()} />
-                    { panel(moves, &settled, send, owns_document) }
+                    { panel(intro_compact, &settled, send, host) }
+                    { panel(moves, &settled, send, host) }
                 </div>
                 <div class="column results-column">
-                    { panel(status, lab, send, owns_document) }
-                    { panel(checks, lab, send, owns_document) }
+                    { panel(status, lab, send, host) }
+                    { panel(checks, lab, send, host) }
                     if let Some(later) = later {
-                        { panel(answer, &later, send, owns_document) }
-                        { panel(sequence_panel, &later, send, owns_document) }
+                        { panel(answer, &later, send, host) }
+                        { panel(sequence_panel, &later, send, host) }
                     }
                 </div>
             </@>
@@ -164,38 +178,38 @@ pub fn lab_view(props: &Props) -> Html {
     html! {
         <>
             if props.picker {
-                { panel(picker, &settled, send, owns_document) }
+                { panel(picker, &settled, send, host) }
             }
             <@{landmark} id="lab-main" class="lab" aria-label={label}>
                 <div class="column controls-column">
-                    <Intro lab={settled.clone()} send={send.clone()} host={host.clone()} />
-                    { panel(moves, &settled, send, owns_document) }
-                    { panel(controls, &settled, send, owns_document) }
-                    <Editor lab={settled.clone()} send={send.clone()} landmark={owns_document} />
+                    { panel(intro, &settled, send, host) }
+                    { panel(moves, &settled, send, host) }
+                    { panel(controls, &settled, send, host) }
+                    <Editor lab={settled.clone()} send={send.clone()} host={host.clone()} />
                     // Below the editor, out of the first window: drawn a task later.
                     if let Some(later) = later.clone() {
-                        { panel(request_writer, &later, send, owns_document) }
+                        { panel(request_writer, &later, send, host) }
                     }
                 </div>
                 <div class="column results-column">
-                    { panel(status, lab, send, owns_document) }
-                    { panel(checks, lab, send, owns_document) }
+                    { panel(status, lab, send, host) }
+                    { panel(checks, lab, send, host) }
                     if let Some(later) = later.clone() {
                         if !takes_moves {
-                            { panel(figures, &later, send, owns_document) }
+                            { panel(figures, &later, send, host) }
                         }
-                        { panel(timeline_panel, &later, send, owns_document) }
-                        { panel(answer, &later, send, owns_document) }
-                        { panel(sequence_panel, &later, send, owns_document) }
-                        { panel(ledger_panel, &later, send, owns_document) }
-                        { panel(transcript, &later, send, owns_document) }
+                        { panel(timeline_panel, &later, send, host) }
+                        { panel(answer, &later, send, host) }
+                        { panel(sequence_panel, &later, send, host) }
+                        { panel(ledger_panel, &later, send, host) }
+                        { panel(transcript, &later, send, host) }
                     }
                 </div>
             </@>
             if let Some(later) = later {
                 <div class="after-lab">
                     if takes_moves {
-                        <CampaignPanel lab={later.clone()} landmark={owns_document} />
+                        <CampaignPanel lab={later.clone()} host={host.clone()} />
                     }
                     <Challenges lab={later} send={send.clone()} host={host.clone()} />
                     <Quiz send={send.clone()} host={host.clone()} />

@@ -35,7 +35,7 @@ pub fn answer(props: &Panel) -> Html {
         }
     };
     html! {
-        <section class="answer" aria-labelledby={props.landmark.then_some("answer-title")}>
+        <section class="answer" aria-labelledby={props.host.owns_document.then_some("answer-title")}>
             { heading("answer-title", "On the wire", None) }
             { block("Client sends", Kind::Request) }
             { block("Server answers", Kind::Response) }

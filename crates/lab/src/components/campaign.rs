@@ -25,8 +25,8 @@ const SLICE_MS: f64 = 30.0;
 pub struct Props {
     /// The lab, for its switches (protection, replay record).
     pub lab: Rc<Lab>,
-    /// Whether the panel is a region landmark (region.rs).
-    pub landmark: bool,
+    /// Where the lab runs (whether the panel is a region landmark, region.rs).
+    pub host: crate::host::Host,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -137,7 +137,7 @@ pub fn campaign_panel(props: &Props) -> Html {
         format!("{}.{}", tenths / 10, tenths % 10)
     };
     html! {
-        <section class="campaign" aria-labelledby={props.landmark.then_some("campaign-title")}>
+        <section class="campaign" aria-labelledby={props.host.owns_document.then_some("campaign-title")}>
             { heading("campaign-title", "Attack at scale", None) }
             <p class="hint">{ format!(
                 "Random malicious moves against this server set-up ({}, replay record {}): which check stops each, and what gets through.",

@@ -63,7 +63,7 @@ pub fn checks(props: &Panel) -> Html {
         html! { <button type="button" class="secondary to-moves" {onclick}>{ "Back to the moves ↑" }</button> }
     });
     html! {
-        <section class="checks" aria-labelledby={props.landmark.then_some("checks-title")}>
+        <section class="checks" aria-labelledby={props.host.owns_document.then_some("checks-title")}>
             { heading("checks-title", title, None) }
             { body }
             { back_to_moves }

@@ -95,7 +95,7 @@ pub fn controls(props: &Panel) -> Html {
         html! {}
     };
     html! {
-        <section class="controls" aria-labelledby={props.landmark.then_some("controls-title")}>
+        <section class="controls" aria-labelledby={props.host.owns_document.then_some("controls-title")}>
             { heading("controls-title", "Control the world", None) }
             { world }
             { own }

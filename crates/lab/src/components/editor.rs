@@ -80,7 +80,7 @@ pub fn editor(props: &Panel) -> Html {
         }
     });
     html! {
-        <section class="editor" aria-labelledby={props.landmark.then_some("editor-title")}>
+        <section class="editor" aria-labelledby={props.host.owns_document.then_some("editor-title")}>
             { heading("editor-title", "Edit the ticket", None) }
             <p class="parts" aria-label="The ticket's parts">
                 { for seen.parts.iter().map(|part| html! {

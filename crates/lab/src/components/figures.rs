@@ -43,7 +43,7 @@ pub fn figures(props: &Panel) -> Html {
         }
     });
     html! {
-        <section class="figures" aria-labelledby={props.landmark.then_some("figures-title")}>
+        <section class="figures" aria-labelledby={props.host.owns_document.then_some("figures-title")}>
             { heading("figures-title", "Measured", None) }
             { era.unwrap_or_default() }
             <dl class="figure-list">

@@ -2,20 +2,10 @@
 
 use yew::prelude::*;
 
-/// Props of [`Header`].
-#[derive(Properties, PartialEq, Debug)]
-pub struct Props {
-    /// `system`, `light` or `dark`.
-    pub theme: AttrValue,
-    /// Picks another theme.
-    pub on_theme: Callback<String>,
-}
-
-/// The page header.
-#[component(Header)]
-pub fn header(props: &Props) -> Html {
+/// The page header; `theme` is `system`, `light` or `dark`, and `on_theme` picks another.
+pub fn header(theme: &str, on_theme: &Callback<String>) -> Html {
     let on_change = {
-        let on_theme = props.on_theme.clone();
+        let on_theme = on_theme.clone();
         Callback::from(move |e: Event| on_theme.emit(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()))
     };
     html! {
@@ -28,7 +18,7 @@ pub fn header(props: &Props) -> Html {
                 { "Theme " }
                 <select onchange={on_change}>
                     { for ["system", "light", "dark"].into_iter().map(|t| html! {
-                        <option value={t} selected={props.theme == t}>{ t }</option>
+                        <option value={t} selected={theme == t}>{ t }</option>
                     }) }
                 </select>
             </label>

@@ -9,7 +9,7 @@ pub fn ledger_panel(props: &Panel) -> Html {
     let entries = props.lab.run.ledger.entries();
     let title = format!("Ledger: {} side effect{}", entries.len(), if entries.len() == 1 { "" } else { "s" });
     html! {
-        <section class="ledger" aria-labelledby={props.landmark.then_some("ledger-title")}>
+        <section class="ledger" aria-labelledby={props.host.owns_document.then_some("ledger-title")}>
             { heading("ledger-title", title, None) }
             if entries.is_empty() {
                 <p class="hint">{ "Nothing happened yet." }</p>

@@ -23,6 +23,7 @@ pub mod status;
 pub mod timeline;
 pub mod transcript;
 
+use crate::host::Host;
 use crate::state::{Action, Lab};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -34,8 +35,9 @@ pub struct Panel {
     pub lab: Rc<Lab>,
     /// Sends an action to the reducer.
     pub send: Callback<Action>,
-    /// Whether the panel is a region landmark (region.rs).
-    pub landmark: bool,
+    /// Where the lab runs (whether the panel is a region landmark, region.rs; where links
+    /// point).
+    pub host: Host,
 }
 
 /// What a stateless panel is: its view of the lab.
@@ -92,7 +94,7 @@ pub fn laid_out(json: &str) -> Option<String> {
 
 /// A link to a situation that opens it in this lab (on the lab's own page it also shows in
 /// the address bar; inside a lesson page it leaves the page's address alone).
-pub fn situation_link(host: &crate::host::Host, fragment: &str, text: &str, send: &Callback<Action>) -> Html {
+pub fn situation_link(host: &Host, fragment: &str, text: &str, send: &Callback<Action>) -> Html {
     let href = format!("{}#{fragment}", host.lab_page);
     let onclick = {
         let (fragment, send) = (fragment.to_owned(), send.clone());

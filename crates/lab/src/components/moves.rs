@@ -83,7 +83,7 @@ pub fn moves(props: &Panel) -> Html {
     let replayed =
         props.lab.run.verdicts.iter().filter(|v| v.by == Move::SendTwice.id()).any(|v| v.answered.word() == "accepted");
     html! {
-        <section class="moves" aria-labelledby={props.landmark.then_some("moves-title")}>
+        <section class="moves" aria-labelledby={props.host.owns_document.then_some("moves-title")}>
             { heading("moves-title", "Play a move", None) }
             <p class="hint">{ if several_rounds { HINT_ROUND_2 } else { HINT } }</p>
             <ul class="move-list">{ for first.iter().map(|&m| button(m, &props.send, full)) }</ul>

@@ -3,9 +3,9 @@
 //! only the lab as a whole is one, so two labs on a page do not repeat the same landmarks.
 //!
 //! Each panel writes its own section, its class a literal, with
-//! `aria-labelledby={props.landmark.then_some(id)}`, and its heading with [`heading`]: Yew
-//! builds a class from a variable through its class lists, which cost the lab's wasm
-//! 3.5 KB gzip, so no class here is a variable.
+//! `aria-labelledby={props.host.owns_document.then_some(id)}`, and its heading with
+//! [`heading`]: Yew builds a class from a variable through its class lists, which cost the
+//! lab's wasm 3.5 KB gzip, so no class here is a variable.
 
 use yew::prelude::*;
 

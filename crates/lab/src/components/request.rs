@@ -23,7 +23,7 @@ pub fn request_writer(props: &Panel) -> Html {
     let send = props.send.clone();
     let rebuild = Callback::from(move |_: MouseEvent| send.emit(Action::ResetAttempt));
     html! {
-        <section class="request" aria-labelledby={props.landmark.then_some("request-title")}>
+        <section class="request" aria-labelledby={props.host.owns_document.then_some("request-title")}>
             { heading("request-title", "Write the request", None) }
             <p class="hint">
                 { "Your attempt as one JSON-RPC request, sent exactly as you write it, with the bearer token, the clock and the replica chosen above. Change the method, drop inputResponses, break the JSON: the server answers each. (The first call's id goes through again: a new id is the client's duty, which a server that keeps no state cannot check.) Editing the ticket builds the retry again." }

@@ -22,7 +22,7 @@ pub fn sequence_panel(props: &Panel) -> Html {
         </div>
     };
     html! {
-        <section class="sequence-panel" aria-labelledby={props.landmark.then_some("sequence-title")}>
+        <section class="sequence-panel" aria-labelledby={props.host.owns_document.then_some("sequence-title")}>
             { heading("sequence-title", "Sequence", Some(stepper)) }
             <div class="scroll-x" tabindex="0">{ sequence::diagram(&events[..shown]) }</div>
             <details>

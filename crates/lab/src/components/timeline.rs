@@ -13,7 +13,7 @@ pub fn timeline_panel(props: &Panel) -> Html {
     }
     let minted_ms = props.lab.run.figure("mintedAtMs").as_u64().unwrap_or(0);
     html! {
-        <section class="timeline-panel" aria-labelledby={props.landmark.then_some("timeline-title")}>
+        <section class="timeline-panel" aria-labelledby={props.host.owns_document.then_some("timeline-title")}>
             { heading("timeline-title", "Against the clock", None) }
             <div class="scroll-x" tabindex="0">{ timeline::diagram(verdicts, minted_ms, 120_000) }</div>
             <div class="scroll-x" tabindex="0">

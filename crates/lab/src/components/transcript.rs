@@ -23,7 +23,7 @@ pub fn transcript(props: &Panel) -> Html {
     let copy_button =
         html! { <button type="button" class="secondary" onclick={on_copy}>{ "Copy transcript" }</button> };
     html! {
-        <section class="transcript" aria-labelledby={props.landmark.then_some("transcript-title")}>
+        <section class="transcript" aria-labelledby={props.host.owns_document.then_some("transcript-title")}>
             { heading("transcript-title", "Raw JSON-RPC", Some(copy_button)) }
             <pre class="raw-lines" tabindex="0" aria-label="Raw JSON-RPC lines">{ for lines.iter().map(|l| html! { <>{ l.clone() }{ "\n" }</> }) }</pre>
         </section>
