@@ -118,7 +118,7 @@ pub fn challenges(props: &Props) -> Html {
                                 }
                             </div>
                             if given_up[i] {
-                                <p class="explain right">{ c.impossible.unwrap_or_default() }</p>
+                                <p class="explain" data-state="right">{ c.impossible.unwrap_or_default() }</p>
                             }
                         </li>
                     }
