@@ -32,6 +32,13 @@ fn save(done: &[String]) {
     crate::store(PROGRESS_KEY, &done.join(","));
 }
 
+/// What the student asked of one challenge on this page: hints shown, and whether they gave up.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Asked {
+    hints: usize,
+    given_up: bool,
+}
+
 /// Props of [`Challenges`].
 #[derive(Properties, PartialEq, Debug)]
 pub struct Props {
@@ -49,8 +56,7 @@ pub struct Props {
 pub fn challenges(props: &Props) -> Html {
     let host = &props.host;
     let done = use_state(load);
-    let hints = use_state(|| vec![0usize; CHALLENGES.len()]);
-    let given_up = use_state(|| vec![false; CHALLENGES.len()]);
+    let asked = use_state(|| vec![Asked::default(); CHALLENGES.len()]);
     {
         let (done, emit) = (done.clone(), host.emit.clone());
         let lab = props.lab.clone();
@@ -82,21 +88,21 @@ pub fn challenges(props: &Props) -> Html {
             <ol class="challenge-list">
                 { for CHALLENGES.iter().enumerate().map(|(i, c)| {
                     let achieved = done.iter().any(|d| d == c.id);
-                    let shown = hints[i];
+                    let Asked { hints: shown, given_up } = asked[i];
                     let more = {
-                        let hints = hints.clone();
+                        let asked = asked.clone();
                         Callback::from(move |_: MouseEvent| {
-                            let mut next = (*hints).clone();
-                            next[i] = (next[i] + 1).min(3);
-                            hints.set(next);
+                            let mut next = (*asked).clone();
+                            next[i].hints = (next[i].hints + 1).min(3);
+                            asked.set(next);
                         })
                     };
                     let give_up = {
-                        let given_up = given_up.clone();
+                        let asked = asked.clone();
                         Callback::from(move |_: MouseEvent| {
-                            let mut next = (*given_up).clone();
-                            next[i] = true;
-                            given_up.set(next);
+                            let mut next = (*asked).clone();
+                            next[i].given_up = true;
+                            asked.set(next);
                         })
                     };
                     html! {
@@ -113,11 +119,11 @@ pub fn challenges(props: &Props) -> Html {
                                 if shown < 3 && !achieved {
                                     <button type="button" class="secondary" onclick={more}>{ "Show a hint" }</button>
                                 }
-                                if c.impossible.is_some() && !given_up[i] && !achieved {
+                                if c.impossible.is_some() && !given_up && !achieved {
                                     <button type="button" class="secondary" onclick={give_up}>{ "Give up" }</button>
                                 }
                             </div>
-                            if given_up[i] {
+                            if given_up {
                                 <p class="explain" data-state="right">{ c.impossible.unwrap_or_default() }</p>
                             }
                         </li>
