@@ -8,7 +8,7 @@ use crate::components::{
     challenges::Challenges,
     checks::checks,
     controls::controls,
-    editor::Editor,
+    editor::editor,
     figures::figures,
     intro::{intro, intro_compact},
     ledger::ledger_panel,
@@ -185,7 +185,7 @@ pub fn lab_view(props: &Props) -> Html {
                     { panel(intro, &settled, send, host) }
                     { panel(moves, &settled, send, host) }
                     { panel(controls, &settled, send, host) }
-                    <Editor lab={settled.clone()} send={send.clone()} host={host.clone()} />
+                    { panel(editor, &settled, send, host) }
                     // Below the editor, out of the first window: drawn a task later.
                     if let Some(later) = later.clone() {
                         { panel(request_writer, &later, send, host) }

@@ -6,6 +6,7 @@ use super::{copy, region::heading, Panel};
 use crate::state::Action;
 use mrtr_json::Value;
 use mrtr_ticket::{inspect, Role};
+use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -21,10 +22,15 @@ fn part_name(role: Role) -> &'static str {
     }
 }
 
+/// The number in the position field beside the button clicked, as the student left it.
+fn position_beside(event: &MouseEvent) -> Option<usize> {
+    let actions = event.target_dyn_into::<web_sys::Element>()?.closest(".editor-actions").ok()??;
+    let field = actions.query_selector("input[type=number]").ok()??.dyn_into::<HtmlInputElement>().ok()?;
+    field.value().parse().ok()
+}
+
 /// The editor for your attempt's ticket.
-#[component(Editor)]
 pub fn editor(props: &Panel) -> Html {
-    let position = use_state(|| None::<usize>);
     if !props.lab.takes_moves() {
         return html! {};
     }
@@ -34,12 +40,14 @@ pub fn editor(props: &Panel) -> Html {
     let on_raw = Callback::from(move |e: InputEvent| {
         send.emit(Action::EditTicket(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
     });
-    let middle = seen.parts.get(1).map_or(0, |p| (p.start + p.end) / 2);
-    let at = position.unwrap_or(middle).min(ticket.len().saturating_sub(1));
-    let on_position = {
-        let position = position.clone();
-        Callback::from(move |e: InputEvent| {
-            position.set(e.target_unchecked_into::<HtmlInputElement>().value().parse().ok());
+    // The position field starts in the payload (its default value: a number the student typed
+    // stays through the renders that follow); the button reads it when clicked.
+    let last = ticket.len().saturating_sub(1);
+    let middle = seen.parts.get(1).map_or(0, |p| (p.start + p.end) / 2).min(last);
+    let flip = {
+        let send = props.send.clone();
+        Callback::from(move |e: MouseEvent| {
+            send.emit(Action::FlipAt(position_beside(&e).unwrap_or(middle).min(last)));
         })
     };
     let act = |action: Action| {
@@ -115,9 +123,9 @@ pub fn editor(props: &Panel) -> Html {
             <div class="editor-actions">
                 <label class="position">
                     { "Position" }
-                    <input type="number" min="0" max={ticket.len().saturating_sub(1).to_string()} value={at.to_string()} oninput={on_position} />
+                    <input type="number" min="0" max={last.to_string()} ~defaultValue={middle.to_string()} />
                 </label>
-                <button type="button" onclick={act(Action::FlipAt(at))}>{ "Change the character there" }</button>
+                <button type="button" onclick={flip}>{ "Change the character there" }</button>
                 <button type="button" onclick={act(Action::Resign)}>{ "Re-sign with a wrong key" }</button>
                 <button type="button" class="secondary" onclick={act(Action::ResetAttempt)}>{ "Back to the server's ticket" }</button>
                 if let Some(onclick) = first_ticket {
