@@ -2,7 +2,7 @@
 //! run in slices of a few tens of milliseconds so the page never freezes, with a histogram
 //! of the check that stopped each.
 
-use super::region::heading;
+use super::{number_beside, region::heading};
 use crate::state::Lab;
 use mrtr_sim::campaign::{Campaign, Counts, Histogram, ACCEPTED};
 use mrtr_sim::moves::Move;
@@ -10,7 +10,6 @@ use mrtr_ticket::Check;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
-use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 /// Moves played between two looks at the clock.
@@ -32,9 +31,17 @@ pub struct Props {
 #[derive(Debug, Clone, PartialEq, Default)]
 struct Progress {
     running: bool,
+    /// How many moves the run plays.
+    count: u64,
     histogram: Histogram,
     elapsed_ms: f64,
 }
+
+/// The moves a run plays unless the student asks for another number, and the most it plays.
+const DEFAULT_MOVES: u64 = 10_000;
+const MAX_MOVES: u64 = 1_000_000;
+/// The seed a run starts from unless the student writes another.
+const DEFAULT_SEED: u64 = 42;
 
 /// The verdicts in the order the server runs its checks (the first that fails stops a move),
 /// the moves that passed them all last.
@@ -81,20 +88,22 @@ fn now_ms() -> f64 {
 /// The campaign panel.
 #[component(CampaignPanel)]
 pub fn campaign_panel(props: &Props) -> Html {
-    let count = use_state(|| 10_000u64);
-    let seed = use_state(|| 42u64);
     let progress = use_state(Progress::default);
     let latest = use_mut_ref(Progress::default);
     let start = {
-        let (count, seed, progress, latest) = (*count, *seed, progress.clone(), latest.clone());
+        let (progress, latest) = (progress.clone(), latest.clone());
         let (mode, record) = (props.lab.mode, props.lab.record);
-        Callback::from(move |_: MouseEvent| {
+        Callback::from(move |e: MouseEvent| {
             if latest.borrow().running {
                 return;
             }
+            // The fields are the browser's, read when the run starts.
+            let count =
+                number_beside(&e, ".campaign-form", "input[name=moves]").unwrap_or(DEFAULT_MOVES).clamp(1, MAX_MOVES);
+            let seed = number_beside(&e, ".campaign-form", "input[name=seed]").unwrap_or(DEFAULT_SEED);
             let campaign = Rc::new(RefCell::new(Campaign::new(seed, mode, record)));
             let (progress, latest) = (progress.clone(), latest.clone());
-            *latest.borrow_mut() = Progress { running: true, ..Progress::default() };
+            *latest.borrow_mut() = Progress { running: true, count, ..Progress::default() };
             progress.set(latest.borrow().clone());
             yew::platform::spawn_local(async move {
                 let started = now_ms();
@@ -108,6 +117,7 @@ pub fn campaign_panel(props: &Props) -> Html {
                     }
                     let snapshot = Progress {
                         running: played < count,
+                        count,
                         histogram: campaign.borrow().histogram().clone(),
                         elapsed_ms: now_ms() - started,
                     };
@@ -116,13 +126,6 @@ pub fn campaign_panel(props: &Props) -> Html {
                     yew::platform::time::sleep(Duration::ZERO).await;
                 }
             });
-        })
-    };
-    let number_input = |state: UseStateHandle<u64>, max: u64| {
-        Callback::from(move |e: InputEvent| {
-            if let Ok(v) = e.target_unchecked_into::<HtmlInputElement>().value().parse::<u64>() {
-                state.set(v.min(max));
-            }
         })
     };
     let h = &progress.histogram;
@@ -145,11 +148,14 @@ pub fn campaign_panel(props: &Props) -> Html {
                 match props.lab.record { mrtr_sim::cluster::RecordMode::Off => "off", _ => "on" },
             ) }</p>
             <div class="campaign-form">
-                <label>{ "Moves " }<input type="number" min="1" max="1000000" value={count.to_string()} oninput={number_input(count.clone(), 1_000_000)} /></label>
-                <label>{ "Seed " }<input type="number" min="0" value={seed.to_string()} oninput={number_input(seed.clone(), u64::MAX)} /></label>
+                <label>{ "Moves " }<input type="number" name="moves" min="1" max={MAX_MOVES.to_string()} ~defaultValue={DEFAULT_MOVES.to_string()} /></label>
+                <label>{ "Seed " }<input type="number" name="seed" min="0" ~defaultValue={DEFAULT_SEED.to_string()} /></label>
                 <button type="button" onclick={start} disabled={progress.running}>{ if progress.running { "Running…" } else { "Run the campaign" } }</button>
             </div>
-            <progress max={count.to_string()} value={h.total.to_string()} aria-label="Moves played">{ format!("{} of {}", h.total, *count) }</progress>
+            // The bar once a run has started: it counts that run's moves.
+            if progress.count > 0 {
+                <progress max={progress.count.to_string()} value={h.total.to_string()} aria-label="Moves played">{ format!("{} of {}", h.total, progress.count) }</progress>
+            }
             if h.total > 0 {
                 <p class="campaign-rate">{ format!("{} moves in {} ms: {} moves per second", grouped(h.total), grouped(elapsed_ms), grouped(per_second)) }</p>
                 <table class="histogram">

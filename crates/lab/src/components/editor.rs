@@ -2,11 +2,10 @@
 //! the raw text, and the classic forgeries one click away. Every edit re-runs the checks.
 
 use super::status::{outcome, outcome_state};
-use super::{copy, region::heading, Panel};
+use super::{copy, number_beside, region::heading, Panel};
 use crate::state::Action;
 use mrtr_json::Value;
 use mrtr_ticket::{inspect, Role};
-use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -20,13 +19,6 @@ fn part_name(role: Role) -> &'static str {
         Role::SealedBox => "box",
         Role::Extra => "extra",
     }
-}
-
-/// The number in the position field beside the button clicked, as the student left it.
-fn position_beside(event: &MouseEvent) -> Option<usize> {
-    let actions = event.target_dyn_into::<web_sys::Element>()?.closest(".editor-actions").ok()??;
-    let field = actions.query_selector("input[type=number]").ok()??.dyn_into::<HtmlInputElement>().ok()?;
-    field.value().parse().ok()
 }
 
 /// The editor for your attempt's ticket.
@@ -47,7 +39,8 @@ pub fn editor(props: &Panel) -> Html {
     let flip = {
         let send = props.send.clone();
         Callback::from(move |e: MouseEvent| {
-            send.emit(Action::FlipAt(position_beside(&e).unwrap_or(middle).min(last)));
+            let at = number_beside(&e, ".editor-actions", "input[name=position]").map_or(middle, |n| n as usize);
+            send.emit(Action::FlipAt(at.min(last)));
         })
     };
     let act = |action: Action| {
@@ -123,7 +116,7 @@ pub fn editor(props: &Panel) -> Html {
             <div class="editor-actions">
                 <label class="position">
                     { "Position" }
-                    <input type="number" min="0" max={last.to_string()} ~defaultValue={middle.to_string()} />
+                    <input type="number" name="position" min="0" max={last.to_string()} ~defaultValue={middle.to_string()} />
                 </label>
                 <button type="button" onclick={flip}>{ "Change the character there" }</button>
                 <button type="button" onclick={act(Action::Resign)}>{ "Re-sign with a wrong key" }</button>

@@ -106,6 +106,16 @@ pub fn situation_link(host: &Host, fragment: &str, text: &str, send: &Callback<A
     html! { <a {href} {onclick}>{ text.to_owned() }</a> }
 }
 
+/// The number in the field `field` (a selector) of the `form` (a selector) around the button
+/// clicked, as the student left it. The panels keep no state for such fields: the browser
+/// does, and the button reads them.
+pub fn number_beside(event: &MouseEvent, form: &str, field: &str) -> Option<u64> {
+    use wasm_bindgen::JsCast;
+    let form = event.target_dyn_into::<web_sys::Element>()?.closest(form).ok()??;
+    let field = form.query_selector(field).ok()??.dyn_into::<web_sys::HtmlInputElement>().ok()?;
+    field.value().trim().parse().ok()
+}
+
 /// The lab an event happened in (its landmark, `.lab`): where a panel looks for another.
 pub fn lab_of(event: &Event) -> Option<web_sys::Element> {
     event.target_dyn_into::<web_sys::Element>()?.closest(".lab").ok().flatten()
