@@ -195,7 +195,7 @@ pub fn app() -> Html {
     let theme = use_state(page_theme);
     let on_theme = {
         let setter = theme.setter();
-        use_callback((), move |t: String, _| {
+        Callback::from(move |t: String| {
             store(THEME_KEY, &t);
             apply_theme(&t);
             setter.set(t);

@@ -78,19 +78,20 @@ pub struct Props {
     pub host: Host,
 }
 
-/// The quick check. When every question has an answer, the host hears the score.
+/// The student's choice for each question, if any.
+type Answers = [Option<usize>; 5];
+
+/// How many answers are right.
+fn score(answers: &Answers) -> usize {
+    answers.iter().zip(&QUESTIONS).filter(|(a, q)| **a == Some(q.right)).count()
+}
+
+/// The quick check. Each answer once every question has one, the host hears the score.
 #[component(Quiz)]
 pub fn quiz(props: &Props) -> Html {
     let host = &props.host;
-    let answers = use_state(|| [None::<usize>; 5]);
-    let score = answers.iter().enumerate().filter(|(i, a)| **a == Some(QUESTIONS[*i].right)).count();
+    let answers = use_state(|| [None; 5]);
     let answered = answers.iter().filter(|a| a.is_some()).count();
-    let emit = host.emit.clone();
-    use_effect_with(*answers, move |answers| {
-        if answers.iter().all(Option::is_some) {
-            emit.emit(LabEvent::Quiz { score, max: QUESTIONS.len() });
-        }
-    });
     html! {
         <section class="quiz" aria-labelledby={host.owns_document.then_some("quiz-title")}>
             { heading("quiz-title", "Quick check", None) }
@@ -102,11 +103,14 @@ pub fn quiz(props: &Props) -> Html {
                             <fieldset>
                                 <legend>{ question.ask }</legend>
                                 { for question.options.iter().enumerate().map(|(o, option)| {
-                                    let answers = answers.clone();
+                                    let (answers, emit) = (answers.clone(), host.emit.clone());
                                     let onchange = Callback::from(move |_| {
-                                        let mut next = *answers;
+                                        let mut next: Answers = *answers;
                                         next[q] = Some(o);
                                         answers.set(next);
+                                        if next.iter().all(Option::is_some) {
+                                            emit.emit(LabEvent::Quiz { score: score(&next), max: QUESTIONS.len() });
+                                        }
                                     });
                                     html! {
                                         <label>
@@ -128,7 +132,7 @@ pub fn quiz(props: &Props) -> Html {
                     }
                 }) }
             </ol>
-            <p class="score" aria-live="polite">{ format!("Score: {score} of {} ({answered} answered)", QUESTIONS.len()) }</p>
+            <p class="score" aria-live="polite">{ format!("Score: {} of {} ({answered} answered)", score(&answers), QUESTIONS.len()) }</p>
         </section>
     }
 }
