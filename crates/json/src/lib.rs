@@ -37,7 +37,7 @@ mod value;
 mod with_serde;
 mod write;
 
-pub use map::Map;
+pub use map::{by_name, Map};
 pub use read::{Error, Reader};
 pub use value::{Key, Number, Value};
 pub use write::write_string;
@@ -51,7 +51,12 @@ pub use write::write_string;
 /// assert_eq!(mrtr_json::parse("{").unwrap_err().to_string(), "the text ends inside an array or object at line 1 column 2");
 /// ```
 pub fn parse(json: impl AsRef<[u8]>) -> Result<Value, Error> {
-    let mut reader = Reader::new(json.as_ref())?;
+    parse_bytes(json.as_ref())
+}
+
+/// [`parse`] once for every type of text it takes.
+fn parse_bytes(json: &[u8]) -> Result<Value, Error> {
+    let mut reader = Reader::new(json)?;
     let value = reader.value()?;
     reader.end()?;
     Ok(value)

@@ -187,15 +187,15 @@ impl<'a> Reader<'a> {
                 Ok(if keep { Value::Array(items) } else { Value::Null })
             }
             b'{' => {
-                let mut map = Map::new();
+                let mut members = Vec::new();
                 self.members(|reader, name| {
                     let value = reader.read(keep)?;
                     if keep {
-                        map.insert(name.into_owned(), value);
+                        members.push((name.into_owned(), value));
                     }
                     Ok(())
                 })?;
-                Ok(if keep { Value::Object(map) } else { Value::Null })
+                Ok(if keep { Value::Object(Map::from_members(members)) } else { Value::Null })
             }
             _ => {
                 for (word, value) in [("true", Value::Bool(true)), ("false", Value::Bool(false)), ("null", Value::Null)]

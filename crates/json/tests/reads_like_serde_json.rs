@@ -278,6 +278,31 @@ fn random_texts_and_random_edits_of_them() {
 }
 
 #[test]
+fn large_objects_with_names_read_twice() {
+    let mut rng = Rng(7);
+    for size in [17, 40, 300, 2_000] {
+        for _ in 0..20 {
+            let names = 1 + rng.next() % size;
+            let members: Vec<String> = (0..size).map(|i| format!("\"n{}\": {i}", rng.next() % names)).collect();
+            agree(format!("{{{}}}", members.join(", ")).as_bytes());
+        }
+    }
+}
+
+#[test]
+fn a_megabyte_object_is_read_at_once() {
+    // 100,000 members, each name twice: n log n steps, where a look-up per member took n².
+    let members: Vec<String> = (0..100_000).map(|i| format!("\"k{}\":{i}", i % 50_000)).collect();
+    let text = format!("{{{}}}", members.join(","));
+    let value = parse(&text).expect("JSON");
+    let map = value.as_object().expect("an object");
+    assert_eq!(map.len(), 50_000);
+    assert_eq!(map.keys().take(2).collect::<Vec<_>>(), ["k0", "k1"]);
+    assert_eq!(value["k0"], 50_000);
+    assert_eq!(value, value.clone());
+}
+
+#[test]
 fn messages_say_what_and_where() {
     let message = |text: &str| parse(text).expect_err(text).to_string();
     assert_eq!(message(""), "the text ends where a value should be at line 1 column 1");
