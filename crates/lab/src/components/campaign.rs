@@ -28,7 +28,8 @@ pub struct Props {
     pub host: crate::host::Host,
 }
 
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Where a run is.
+#[derive(Debug, Default)]
 struct Progress {
     running: bool,
     /// How many moves the run plays.
@@ -88,10 +89,11 @@ fn now_ms() -> f64 {
 /// The campaign panel.
 #[component(CampaignPanel)]
 pub fn campaign_panel(props: &Props) -> Html {
-    let progress = use_state(Progress::default);
+    // The run's progress, which the run itself updates between slices, redrawing the panel.
     let latest = use_mut_ref(Progress::default);
+    let redraw = use_force_update();
     let start = {
-        let (progress, latest) = (progress.clone(), latest.clone());
+        let (redraw, latest) = (redraw.clone(), latest.clone());
         let (mode, record) = (props.lab.mode, props.lab.record);
         Callback::from(move |e: MouseEvent| {
             if latest.borrow().running {
@@ -102,9 +104,9 @@ pub fn campaign_panel(props: &Props) -> Html {
                 number_beside(&e, ".campaign-form", "input[name=moves]").unwrap_or(DEFAULT_MOVES).clamp(1, MAX_MOVES);
             let seed = number_beside(&e, ".campaign-form", "input[name=seed]").unwrap_or(DEFAULT_SEED);
             let campaign = Rc::new(RefCell::new(Campaign::new(seed, mode, record)));
-            let (progress, latest) = (progress.clone(), latest.clone());
+            let (redraw, latest) = (redraw.clone(), latest.clone());
             *latest.borrow_mut() = Progress { running: true, count, ..Progress::default() };
-            progress.set(latest.borrow().clone());
+            redraw.force_update();
             yew::platform::spawn_local(async move {
                 let started = now_ms();
                 let mut played = 0;
@@ -115,19 +117,19 @@ pub fn campaign_panel(props: &Props) -> Html {
                         campaign.borrow_mut().play(step);
                         played += step;
                     }
-                    let snapshot = Progress {
+                    *latest.borrow_mut() = Progress {
                         running: played < count,
                         count,
                         histogram: campaign.borrow().histogram().clone(),
                         elapsed_ms: now_ms() - started,
                     };
-                    *latest.borrow_mut() = snapshot.clone();
-                    progress.set(snapshot);
+                    redraw.force_update();
                     yew::platform::time::sleep(Duration::ZERO).await;
                 }
             });
         })
     };
+    let progress = latest.borrow();
     let h = &progress.histogram;
     let total = h.total.max(1);
     // Whole milliseconds and moves per second, shares in tenths of a per cent: integers,
