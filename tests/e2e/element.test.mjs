@@ -213,7 +213,9 @@ export const tests = {
   async "the sample lesson page: three labs and a ticket in prose, readable in both themes"(ctx) {
     for (const colorScheme of ["light", "dark"]) {
       const page = await ctx.openPage("lesson.html", { colorScheme });
-      await page.waitForFunction(() => [...document.querySelectorAll("mrtr-lab")].every((e) => e.shadowRoot.querySelector("[role=status]")));
+      // Every lab drawn to the end (the diagrams come a task after the verdict): a lab above
+      // that grows later moves the buttons below it, and a click on the move would miss.
+      await page.waitForFunction(() => [...document.querySelectorAll("mrtr-lab")].every((e) => e.shadowRoot.querySelector(".sequence-panel")));
       equal(await page.locator("mrtr-lab").count(), 3);
       await page.locator("mrtr-ticket").getByRole("status").waitFor();
       ok((await status(page, "rounds")).includes("asked again"), "round 1's ticket takes the server back to the first question");
