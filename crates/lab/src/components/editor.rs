@@ -39,7 +39,8 @@ pub fn editor(props: &Panel) -> Html {
     let flip = {
         let send = props.send.clone();
         Callback::from(move |e: MouseEvent| {
-            let at = number_beside(&e, ".editor-actions", "input[name=position]").map_or(middle, |n| n as usize);
+            let typed = number_beside(&e, ".editor-actions", "input[name=position]");
+            let at = typed.map_or(middle, |n| usize::try_from(n).unwrap_or(usize::MAX));
             send.emit(Action::FlipAt(at.min(last)));
         })
     };
