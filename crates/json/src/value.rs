@@ -468,13 +468,13 @@ impl From<Map> for Value {
 
 impl<T: Into<Value>> From<Vec<T>> for Value {
     fn from(items: Vec<T>) -> Self {
-        Value::Array(items.into_iter().map(Into::into).collect())
+        Value::from_iter(items)
     }
 }
 
 impl<T: Into<Value>, const N: usize> From<[T; N]> for Value {
     fn from(items: [T; N]) -> Self {
-        Value::Array(items.into_iter().map(Into::into).collect())
+        Value::from_iter(items)
     }
 }
 
