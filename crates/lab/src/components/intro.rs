@@ -20,7 +20,11 @@ fn intro_with(props: &Panel, tools: bool) -> Html {
     let Some(scenario) = scenarios::find(props.lab.scenario) else {
         return html! {};
     };
-    let link = props.host.link(&props.lab);
+    // The copy button writes the link when clicked; the compact lab's link is on the page.
+    let copy_link = {
+        let (host, lab) = (props.host.clone(), props.lab.clone());
+        move |_| copy(&host.link(&lab))
+    };
     html! {
         <section class="intro" aria-labelledby={props.host.owns_document.then_some("intro-title")}>
             { heading("intro-title", scenario.title, None) }
@@ -28,13 +32,13 @@ fn intro_with(props: &Panel, tools: bool) -> Html {
             <p class="rule"><strong>{ "The rule: " }</strong>{ scenario.rule }</p>
             if tools {
                 <div class="situation-tools">
-                    <button type="button" class="secondary" onclick={move |_| copy(&link)}>
+                    <button type="button" class="secondary" onclick={copy_link}>
                         { "Copy link to this situation" }
                     </button>
                     <super::session::Session ..props.clone() />
                 </div>
             } else {
-                <a class="open-whole" href={link} target="_blank" rel="noopener">{ "Open this situation in the whole lab ↗" }</a>
+                <a class="open-whole" href={props.host.link(&props.lab)} target="_blank" rel="noopener">{ "Open this situation in the whole lab ↗" }</a>
             }
         </section>
     }

@@ -57,9 +57,10 @@ fn download(name: &str, text: &str) -> Option<()> {
 #[component(Session)]
 pub fn session(props: &Panel) -> Html {
     let problem = use_state(|| None::<String>);
-    let fragment = share::to_fragment(&props.lab);
+    // The situation is written out when asked for, not at every render.
+    let lab = props.lab.clone();
     let export = Callback::from(move |_: MouseEvent| {
-        let _ = download("mrtr-lab-session.json", &session_json(&fragment));
+        let _ = download("mrtr-lab-session.json", &session_json(&share::to_fragment(&lab)));
     });
     let import = {
         let (send, problem) = (props.send.clone(), problem.clone());
