@@ -254,16 +254,6 @@ impl Value {
         matches!(self, Value::Null)
     }
 
-    /// Whether it is a boolean.
-    pub fn is_boolean(&self) -> bool {
-        matches!(self, Value::Bool(_))
-    }
-
-    /// Whether it is a number.
-    pub fn is_number(&self) -> bool {
-        matches!(self, Value::Number(_))
-    }
-
     /// Whether it is an integer from 0 to 2^64 - 1.
     pub fn is_u64(&self) -> bool {
         self.as_number().is_some_and(Number::is_u64)
@@ -448,12 +438,6 @@ impl From<f64> for Value {
     }
 }
 
-impl From<f32> for Value {
-    fn from(f: f32) -> Self {
-        Value::from(f64::from(f))
-    }
-}
-
 impl From<Number> for Value {
     fn from(n: Number) -> Self {
         Value::Number(n)
@@ -484,23 +468,9 @@ impl<T: Into<Value>> From<Option<T>> for Value {
     }
 }
 
-impl From<()> for Value {
-    fn from((): ()) -> Self {
-        Value::Null
-    }
-}
-
 impl<T: Into<Value>> FromIterator<T> for Value {
     fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
         Value::Array(items.into_iter().map(Into::into).collect())
-    }
-}
-
-impl std::str::FromStr for Value {
-    type Err = crate::Error;
-
-    fn from_str(text: &str) -> Result<Value, crate::Error> {
-        crate::parse(text)
     }
 }
 
