@@ -3,18 +3,16 @@
 // cannot shrink, in both files) and the names it calls the wasm's exports by
 // (`wasm.wasm_bindgen__convert__closures_____invoke__h4a96dd2f26cd2bb9` → `wasm.a`), then the
 // JavaScript (terser; Trunk 0.21's own minifier cannot parse wasm-bindgen's module and leaves
-// it as it is). The pages that load the two files get their new integrity hashes. Run by
-// scripts/trunk-post-build.sh on release builds:
+// it as it is). The pages name the two files without integrity hashes (Trunk.toml: no_sri),
+// so they need no change. Run by scripts/trunk-post-build.sh on release builds:
 //
-//   node scripts/minify-module.mjs STAGING_DIR MODULE PAGE...
+//   node scripts/minify-module.mjs STAGING_DIR MODULE
 import { readFile, writeFile } from "node:fs/promises";
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { minify } from "terser";
 
-const [stage, module, ...pages] = process.argv.slice(2);
+const [stage, module] = process.argv.slice(2);
 const wasmFile = module.replace(/\.js$/, "_bg.wasm");
-const integrity = (bytes) => `sha384-${createHash("sha384").update(bytes).digest("base64")}`;
 
 /** An unsigned LEB128 number at `at`: [value, where the next field starts]. */
 function readLeb(bytes, at) {
@@ -148,15 +146,6 @@ const minifiedWasm = rewriteSection(withImportsRenamed, 7, (section) => renamedE
   return short;
 }));
 const { code } = await minify(renamed, { module: true, compress: true, mangle: true });
-for (const page of pages) {
-  const file = join(stage, page);
-  let html = await readFile(file, "utf8");
-  for (const [before, after] of [[source, code], [wasm, minifiedWasm]]) {
-    if (!html.includes(integrity(before))) throw new Error(`${page} does not name ${module} or its wasm by integrity hash`);
-    html = html.replaceAll(integrity(before), integrity(after));
-  }
-  await writeFile(file, html);
-}
 await writeFile(join(stage, module), code);
 await writeFile(join(stage, wasmFile), minifiedWasm);
 console.error(`post-build: ${module} minified, ${source.length} → ${code.length} bytes; ${imports} imports and ${exports} exports renamed, ${wasmFile} ${wasm.length} → ${minifiedWasm.length} bytes`);
