@@ -22,8 +22,27 @@ export async function throwsWith(fn, text) {
 /** Waits until Yew has rendered what the last event scheduled (two animation frames). */
 export const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
+/** Keeps what the page says is wrong: errors and uncaught exceptions in `page.problems`,
+ *  warnings in `page.warnings` (but Playwright's own note that it blocked the service
+ *  worker). `noProblems` wants both empty; a test that expects a warning takes it first. */
+export function watchConsole(page) {
+  page.problems = [];
+  page.warnings = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") page.problems.push(`console: ${m.text()}`);
+    if (m.type() === "warning" && !m.text().startsWith("Service Worker registration blocked by Playwright")) page.warnings.push(m.text());
+  });
+  page.on("pageerror", (e) => page.problems.push(`page error: ${e.message}`));
+}
+/** The page's warning that starts with `start`, taken off its list. */
+export function takeWarning(page, start) {
+  const at = page.warnings.findIndex((w) => w.startsWith(start));
+  ok(at >= 0, `no warning starting "${start}"; the page warned: ${JSON.stringify(page.warnings)}`);
+  return page.warnings.splice(at, 1)[0];
+}
 export function noProblems(page) {
   equal(page.problems, [], "the page logged errors");
+  equal(page.warnings, [], "the page logged warnings");
 }
 /** What axe finds wrong on the page (shadow roots included), one line per rule. */
 export async function axeViolations(page, root) {

@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "../../scripts/static-server.mjs";
-import { axeViolations, equal, noProblems, ok, settle } from "./assert.mjs";
+import { axeViolations, equal, noProblems, ok, settle, takeWarning, watchConsole } from "./assert.mjs";
 
 /** The html code block after `<!-- snippet: name -->` in README.md, pointed at `labUrl`. */
 function snippet(root, name, labUrl) {
@@ -31,13 +31,7 @@ async function lessonPage(ctx, name, body) {
   const { server, url } = await serve(dir);
   const context = await ctx.browser.newContext({ viewport: { width: 1100, height: 900 } });
   const page = await context.newPage();
-  page.problems = [];
-  page.warnings = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") page.problems.push(`console: ${m.text()}`);
-    if (m.type() === "warning") page.warnings.push(m.text());
-  });
-  page.on("pageerror", (e) => page.problems.push(e.message));
+  watchConsole(page);
   await page.goto(`${url}${name}.html`);
   page.done = async () => { await context.close(); server.close(); };
   return page;
@@ -146,7 +140,8 @@ export const tests = {
     await page.evaluate(() => { document.getElementById("lab").situation = "%%%"; document.getElementById("lab").scenario = "nope"; });
     await page.waitForFunction(() => window.events.filter((e) => e.type === "mrtr-lab:ready").length === 4);
     ok((await page.locator("#lab h2").first().textContent()).includes("Misuse the ticket"));
-    ok(page.warnings.some((w) => w.startsWith('mrtr-lab ignored: scenario "nope" is unknown (known: deploy,')), page.warnings.join("\n"));
+    takeWarning(page, 'mrtr-lab ignored: key "%%%" is unknown (known: s, m, r,');
+    takeWarning(page, 'mrtr-lab ignored: scenario "nope" is unknown (known: deploy,');
     noProblems(page);
     await page.done();
   },

@@ -3,10 +3,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "../../scripts/static-server.mjs";
-import { equal, noProblems, ok } from "./assert.mjs";
+import { equal, noProblems, ok, watchConsole } from "./assert.mjs";
 
 function host(embedUrl) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>lesson</title></head><body>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>lesson</title><link rel="icon" href="data:,"></head><body>
     <p>Lesson text before the lab.</p>
     <iframe id="lab" title="mrtr-lab" src="${embedUrl}" style="width: 100%; border: 0"></iframe>
     <script>
@@ -25,8 +25,7 @@ function host(embedUrl) {
 async function hostPage(ctx, origin, parent, servedFrom) {
   const context = await ctx.browser.newContext();
   const page = await context.newPage();
-  page.problems = [];
-  page.on("pageerror", (e) => page.problems.push(e.message));
+  watchConsole(page);
   const embed = `${ctx.baseUrl}embed.html?scenario=deploy&theme=dark&parent=${encodeURIComponent(parent)}`;
   if (servedFrom) {
     writeFileSync(join(servedFrom, "host.html"), host(embed));

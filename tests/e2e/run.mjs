@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { serve } from "../../scripts/static-server.mjs";
+import { watchConsole } from "./assert.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const { server, url: baseUrl } = await serve(join(root, "dist"));
@@ -22,16 +23,14 @@ const browser = await chromium.launch({
 const shots = join(root, "target", "screenshots");
 await mkdir(shots, { recursive: true });
 
-/** A fresh page that fails the test on any console error or uncaught exception. */
+/** A fresh page whose console errors, warnings and uncaught exceptions `noProblems` checks. */
 async function openPage(path = "", options = {}) {
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 900 },
     colorScheme: options.colorScheme ?? "light", reducedMotion: options.reducedMotion ?? "no-preference",
     // The service worker has its own test (element.test.mjs, offline); elsewhere it stays out of the way.
     serviceWorkers: options.serviceWorkers ?? "block" });
   const page = await context.newPage();
-  page.problems = [];
-  page.on("console", (m) => { if (m.type() === "error") page.problems.push(`console: ${m.text()}`); });
-  page.on("pageerror", (e) => page.problems.push(`page error: ${e.message}`));
+  watchConsole(page);
   await page.goto(baseUrl + path);
   return page;
 }
