@@ -15,8 +15,8 @@ cd "$ROOT"
 
 # The page's wasm-bindgen module (the script beside its wasm), the names its wasm imports
 # from it and the names it calls the wasm's exports by, minified in release builds as Trunk
-# minifies the page, before anything lists the files (the service worker's version hashes
-# them) (scripts/minify-module.mjs). The budget's empty Yew page gets the same, and nothing else.
+# minifies the page (scripts/minify-module.mjs), before anything lists the files: the service
+# worker's version is a hash of them. The budget's empty Yew page gets the same, and nothing else.
 glue=$(cd "$stage" && for wasm in *_bg.wasm; do echo "${wasm%_bg.wasm}.js"; done | head -n1)
 [ -f "$stage/$glue" ] || { echo "post-build: no wasm-bindgen module in $stage" >&2; exit 1; }
 if [ "${TRUNK_PROFILE:-}" = release ]; then
