@@ -70,7 +70,15 @@ impl Map {
     /// large object's names are sorted once (n log n) to find the ones read twice.
     pub(crate) fn from_members(mut members: Vec<(String, Value)>) -> Map {
         if members.len() <= 16 {
-            return members.into_iter().collect();
+            // Few enough for a look-up per member, in place: the members read become the map.
+            let mut i = 0;
+            while i < members.len() {
+                match members[..i].iter().position(|(name, _)| *name == members[i].0) {
+                    Some(first) => members[first].1 = members.remove(i).1,
+                    None => i += 1,
+                }
+            }
+            return Map { members };
         }
         // Each name's places, in order of name and then place: a name read twice is a run.
         let sorted = by_name(members.iter().map(|(name, _)| name.as_str()));
