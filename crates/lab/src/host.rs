@@ -3,9 +3,9 @@
 //! The lab runs in three hosts: its own page, the iframe page (`embed.html`) and the
 //! `<mrtr-lab>` custom element. Each hands a [`Host`] to the lab's view, which passes it, as
 //! a prop, to the panels that send [`LabEvent`]s or build links (a Yew context would bring
-//! its provider component and look-up hook into the wasm: 3.2 KB gzip). An event's [`detail`](LabEvent::detail) is the
-//! one documented shape: the element dispatches it as a `CustomEvent`'s `detail`, the iframe
-//! posts it to its parent.
+//! its provider component and look-up hook into the wasm: 3.2 KB gzip). An event's
+//! [`detail`](LabEvent::detail) is the one documented shape: the element dispatches it as a
+//! `CustomEvent`'s `detail`, the iframe posts it to its parent.
 //!
 //! ```
 //! use mrtr_lab::host::LabEvent;

@@ -111,14 +111,18 @@ pub fn situation_link(host: &Host, fragment: &str, text: &str, send: &Callback<A
 /// does, and the button reads them.
 pub fn number_beside(event: &MouseEvent, form: &str, field: &str) -> Option<u64> {
     use wasm_bindgen::JsCast;
-    let form = event.target_dyn_into::<web_sys::Element>()?.closest(form).ok()??;
-    let field = form.query_selector(field).ok()??.dyn_into::<web_sys::HtmlInputElement>().ok()?;
+    let field = around(event, form)?.query_selector(field).ok()??.dyn_into::<web_sys::HtmlInputElement>().ok()?;
     field.value().trim().parse().ok()
 }
 
 /// The lab an event happened in (its landmark, `.lab`): where a panel looks for another.
 pub fn lab_of(event: &Event) -> Option<web_sys::Element> {
-    event.target_dyn_into::<web_sys::Element>()?.closest(".lab").ok().flatten()
+    around(event, ".lab")
+}
+
+/// The element matching `selector` around the event's target (the target itself included).
+fn around(event: &Event, selector: &str) -> Option<web_sys::Element> {
+    event.target_dyn_into::<web_sys::Element>()?.closest(selector).ok().flatten()
 }
 
 /// Copies text to the clipboard (best effort: the page stays as it is if it cannot).
