@@ -73,7 +73,8 @@ pub(crate) fn install_panic_hook() {
 }
 
 /// A mark on the page's performance timeline: when the lab started, when its first lab was
-/// open. The budget (scripts/budget.mjs) reads them to say where the start-up time goes.
+/// open. The budget (scripts/budget.mjs) reads them to say where the start-up time goes, and
+/// the page's offline script (web/offline.js) registers the service worker after the second.
 pub(crate) fn mark(name: &str) {
     if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
         let _ = performance.mark(name);
