@@ -78,14 +78,16 @@ async function interactive(url, selector) {
   await context.close();
   return { at, wasm, painted, started, opened };
 }
+const loadLab = () => interactive(lab.url + "#deploy", ".move-title");
+const loadEmpty = () => interactive(empty.url, "#ready");
 // One load of each first, not counted: the browser's own start-up (its first page's
 // process, fonts, caches) would otherwise fall on the lab's first load, which comes first.
-await interactive(lab.url + "#deploy", ".move-title");
-await interactive(empty.url, "#ready");
+await loadLab();
+await loadEmpty();
 const runs = { lab: [], empty: [] };
 for (let i = 0; i < 5; i++) {
-  runs.lab.push(await interactive(lab.url + "#deploy", ".move-title"));
-  runs.empty.push(await interactive(empty.url, "#ready"));
+  runs.lab.push(await loadLab());
+  runs.empty.push(await loadEmpty());
 }
 const summary = (xs) => ({ ms: median(xs.map((x) => x.at)), wasm: median(xs.map((x) => x.wasm)), painted: median(xs.map((x) => x.painted)) });
 const [labNav, emptyNav] = [summary(runs.lab), summary(runs.empty)];
