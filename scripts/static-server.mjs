@@ -14,7 +14,15 @@ const TYPES = {
 export async function serve(dir, { isolated = false } = {}) {
   const isolation = isolated ? { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } : {};
   const server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    // A path that does not decode (`%zz`) is refused; one that climbs (`/../`) stays in `dir`.
+    let path;
+    try {
+      path = normalize(decodeURIComponent(req.url.split("?")[0])).replace(/^(\.\.[/\\])+/, "");
+    } catch {
+      res.writeHead(400, { "content-type": "text/plain" });
+      res.end("bad path");
+      return;
+    }
     const file = join(dir, path.endsWith("/") ? `${path}index.html` : path);
     try {
       const body = await readFile(file);
