@@ -154,6 +154,16 @@ export const tests = {
     ok(Date.now() - started < 10000, `took ${Date.now() - started} ms`);
     await page.waitForTimeout(400);
     ok(page.url().length < 10000, `the link stays short (${page.url().length} characters)`);
+    // A run of dots is the format's three parts and one extra, not a part drawn per dot.
+    await raw.fill(".".repeat(65535));
+    equal(await page.locator(".editor .part").count(), 4);
+    ok((await page.locator(".problems").textContent()).includes("found 65536"));
+    // A payload of thousands of members: a few fields, and the rest said in a line.
+    const members = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => ["m" + i, i]));
+    await raw.fill(`v1.${Buffer.from(JSON.stringify(members)).toString("base64url")}.AAAA`);
+    const fields = page.locator(".payload-fields");
+    await fields.getByText("and 2976 more members: edit them in the raw ticket").waitFor();
+    equal(await fields.locator("input").count(), 24);
     await raw.fill("v1.\u0000<script>.%%%");
     equal(await failedCheck(page), "base64url");
     ok((await page.locator(".problems").filter({ hasText: "base64url" }).textContent()).includes("not in the base64url alphabet"));

@@ -19,7 +19,7 @@ pub enum Role {
     Nonce,
     /// Sealed mode: ciphertext and tag.
     SealedBox,
-    /// Anything past the third part.
+    /// Everything past the third part, dots and all (one part however many dots follow).
     Extra,
 }
 
@@ -37,7 +37,9 @@ impl Role {
     }
 }
 
-/// One dot-separated part, with its byte range in the ticket.
+/// One dot-separated part, with its byte range in the ticket. The first three parts are
+/// the format's; whatever follows the third dot is one [`Role::Extra`] part, so a pasted
+/// run of dots is a few parts, not one per dot.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Part {
     /// What it is.
@@ -76,6 +78,9 @@ pub const INSPECT_MAX_LEN: usize = 64 * 1024;
 /// assert_eq!(seen.problems, ["the signature is 3 bytes; HMAC-SHA256 gives 32"]);
 /// let broken = mrtr_ticket::inspect("hello");
 /// assert!(broken.problems[0].contains("three parts"));
+/// let dotted = mrtr_ticket::inspect("v1.e30.AAAA.x.y");
+/// assert_eq!(dotted.parts.last().unwrap().text, "x.y");
+/// assert!(dotted.problems[0].ends_with("found 5"));
 /// ```
 pub fn inspect(ticket: &str) -> Inspection {
     let mut seen =
@@ -87,7 +92,7 @@ pub fn inspect(ticket: &str) -> Inspection {
     if ticket.trim() != ticket {
         seen.problems.push("white space at the start or end: copy the ticket exactly".to_owned());
     }
-    let texts: Vec<&str> = ticket.split('.').collect();
+    let texts: Vec<&str> = ticket.splitn(4, '.').collect();
     seen.sealed = texts[0] == "v1e";
     let roles = if seen.sealed {
         [Role::Prefix, Role::Nonce, Role::SealedBox]
@@ -100,8 +105,9 @@ pub fn inspect(ticket: &str) -> Inspection {
         seen.parts.push(Part { role, start, end: start + text.len(), text: (*text).to_owned() });
         start += text.len() + 1;
     }
-    if texts.len() != 3 {
-        seen.problems.push(format!("expected three parts separated by dots, found {}", texts.len()));
+    let found = ticket.bytes().filter(|&b| b == b'.').count() + 1;
+    if found != 3 {
+        seen.problems.push(format!("expected three parts separated by dots, found {found}"));
     }
     if !matches!(texts[0], "v1" | "v1e") {
         seen.problems.push(format!("the prefix is '{}', not 'v1' (signed) or 'v1e' (sealed)", texts[0]));

@@ -127,7 +127,7 @@ fn no_input_panics_and_every_refusal_names_one_failed_check() {
     let codecs = [codec(Mode::Signed), codec(Mode::Sealed), codec(Mode::Unsigned)];
     let valid = minted(&codecs[0], &mut gen).into_bytes();
     let mut inputs: Vec<Vec<u8>> =
-        vec![Vec::new(), b"hello".to_vec(), b"..".to_vec(), b"v1..".to_vec(), vec![b'A'; 1 << 20]];
+        vec![Vec::new(), b"hello".to_vec(), b"..".to_vec(), b"v1..".to_vec(), vec![b'A'; 1 << 20], vec![b'.'; 65_535]];
     for len in [1usize, 2, 3, 5, 43, 64, 200, 4095, 4096, 4097, 65_536, 1 << 20] {
         inputs.push(gen.bytes(len));
     }
@@ -156,7 +156,14 @@ fn no_input_panics_and_every_refusal_names_one_failed_check() {
             let report = opened.report();
             assert_eq!(report.steps.len(), 9);
         }
-        let _ = inspect(&String::from_utf8_lossy(input));
+        // Its parts are the format's three and at most one more, however many dots: the
+        // lab draws each part.
+        let text = String::from_utf8_lossy(input);
+        let seen = inspect(&text);
+        assert!(seen.parts.len() <= 4, "{} parts", seen.parts.len());
+        if let Some(last) = seen.parts.last() {
+            assert_eq!(last.end, text.len());
+        }
     }
 }
 

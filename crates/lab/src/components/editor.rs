@@ -21,6 +21,11 @@ fn part_name(role: Role) -> &'static str {
     }
 }
 
+/// The most payload members drawn as fields. A ticket's claims are six; a pasted payload
+/// of thousands of members is edited in the raw ticket, not in thousands of fields
+/// redrawn at every keystroke.
+const MOST_FIELDS: usize = 24;
+
 /// The editor for your attempt's ticket.
 pub fn editor(props: &Panel) -> Html {
     if !props.lab.takes_moves() {
@@ -60,7 +65,7 @@ pub fn editor(props: &Panel) -> Html {
         html! {
             <fieldset class="payload-fields">
                 <legend>{ "Decoded payload (readable by anyone: edit a value, the old signature stays)" }</legend>
-                { for members.iter().map(|(name, value)| {
+                { for members.iter().take(MOST_FIELDS).map(|(name, value)| {
                     let send = props.send.clone();
                     let member = name.clone();
                     let shown = match value { Value::String(s) => s.clone(), other => other.to_string() };
@@ -78,6 +83,9 @@ pub fn editor(props: &Panel) -> Html {
                         </label>
                     }
                 }) }
+                if members.len() > MOST_FIELDS {
+                    <p class="hint">{ format!("and {} more members: edit them in the raw ticket", members.len() - MOST_FIELDS) }</p>
+                }
             </fieldset>
         }
     });
