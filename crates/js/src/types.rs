@@ -27,7 +27,7 @@ export interface Report {
   claims: Claims | null;
   error: { code: number; message: string; data: { reason: string; check: CheckId } } | null;
 }
-/** One dot-separated part of a ticket and where it sits. */
+/** One dot-separated part of a ticket and where it sits; whatever follows the third dot is one "extra" part. */
 export interface Part { role: "prefix" | "payload" | "tag" | "nonce" | "sealed-box" | "extra"; start: number; end: number; text: string; }
 /** What anyone can read from a ticket without the key. */
 export interface Inspection { parts: Part[]; payload_text: string | null; payload: unknown; problems: string[]; sealed: boolean; }
