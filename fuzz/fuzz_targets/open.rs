@@ -1,5 +1,6 @@
 //! Fuzzes `Codec::open` and `inspect` with arbitrary bytes in every mode: no input may
-//! panic, and every refusal names exactly one failed check. The same bytes as JSON text:
+//! panic, every refusal names exactly one failed check, and the parts `inspect` reads are at
+//! most four that put together make the ticket again. The same bytes as JSON text:
 //! `mrtr_json::parse` accepts exactly what serde_json accepts, and reads the same value, which
 //! it writes as serde_json writes it.
 #![no_main]
@@ -17,7 +18,14 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(failed, usize::from(!opened.is_ok()));
         let _ = opened.report();
     }
-    let _ = inspect(&String::from_utf8_lossy(data));
+    let text = String::from_utf8_lossy(data);
+    let seen = inspect(&text);
+    if !seen.parts.is_empty() {
+        assert!(seen.parts.len() <= 4);
+        let texts: Vec<&str> = seen.parts.iter().map(|p| p.text.as_str()).collect();
+        assert_eq!(texts.join("."), text);
+        assert!(seen.parts.iter().all(|p| text.get(p.start..p.end) == Some(p.text.as_str())));
+    }
     match (mrtr_json::parse(data), serde_json::from_slice::<serde_json::Value>(data)) {
         (Ok(ours), Ok(theirs)) => {
             if serde_json::to_value(&ours).ok().as_ref() == Some(&theirs) {

@@ -156,13 +156,15 @@ fn no_input_panics_and_every_refusal_names_one_failed_check() {
             let report = opened.report();
             assert_eq!(report.steps.len(), 9);
         }
-        // Its parts are the format's three and at most one more, however many dots: the
-        // lab draws each part.
+        // Its parts are the format's three and at most one more, however many dots (the lab
+        // draws each part), and put together they make the ticket again.
         let text = String::from_utf8_lossy(input);
         let seen = inspect(&text);
-        assert!(seen.parts.len() <= 4, "{} parts", seen.parts.len());
-        if let Some(last) = seen.parts.last() {
-            assert_eq!(last.end, text.len());
+        if !seen.parts.is_empty() {
+            assert!(seen.parts.len() <= 4, "{} parts", seen.parts.len());
+            let texts: Vec<&str> = seen.parts.iter().map(|p| p.text.as_str()).collect();
+            assert_eq!(texts.join("."), text);
+            assert!(seen.parts.iter().all(|p| text.get(p.start..p.end) == Some(p.text.as_str())));
         }
     }
 }
