@@ -185,6 +185,17 @@ export const tests = {
     await page.context().close();
   },
 
+  async "a link of thousands of typos opens at once and says so in a few lines"(ctx) {
+    // 100,000 unknown moves: one sentence each used to mean 100,000 console warnings (a link
+    // of 400,000 did not open in 30 s); now a dozen, then a count.
+    const page = await ctx.openPage(`#s=deploy&m=${"fly,".repeat(100000)}`);
+    await page.getByRole("button", { name: "Honest retry", exact: true }).waitFor();
+    for (let i = 0; i < 12; i++) takeWarning(page, 'mrtr-lab ignored: move "fly" is unknown (known: honest, ');
+    takeWarning(page, "mrtr-lab ignored: 99988 more like these, not listed");
+    noProblems(page);
+    await page.context().close();
+  },
+
   async "moving the clock past 120 s fails not expired"(ctx) {
     const page = await ctx.openPage("#deploy");
     const clock = page.getByLabel(/Clock: sent/);

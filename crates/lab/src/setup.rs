@@ -108,7 +108,7 @@ impl Setup {
                 set("c", ms.to_string());
             }
             Some((clock, None)) => {
-                unread.push(format!("clock \"{clock}\" is not a number of seconds (like 20 or 2.5)"))
+                unread.push(format!("clock {} is not a number of seconds (like 20 or 2.5)", share::quoted(clock)))
             }
             None => {}
         }
@@ -130,7 +130,7 @@ impl Setup {
                 lab.apply(Action::Step(isize::try_from(step).unwrap_or(isize::MAX).saturating_sub(total)))
             }
             Some((step, Err(_))) => {
-                ignored.push(format!("step \"{step}\" is not a whole number"));
+                ignored.push(format!("step {} is not a whole number", share::quoted(step)));
                 lab
             }
             None => lab,

@@ -51,9 +51,52 @@ const RECORDS: [RecordMode; 3] = [RecordMode::Off, RecordMode::Shared, RecordMod
 const MODES: [Mode; 3] = [Mode::Signed, Mode::Sealed, Mode::Unsigned];
 const REPLIES: [Reply; 4] = [Reply::Accept, Reply::AcceptNo, Reply::Decline, Reply::Cancel];
 
+/// The most sentences a link's reading says; past them it only counts. A hostile link of a
+/// million typos is a dozen lines in the console, not a million (nor 100 MB of them).
+const MOST_SAID: usize = 12;
+
+/// The longest value echoed in a sentence, in characters.
+const MOST_ECHOED: usize = 40;
+
+/// What the reading of a link (or of an element's attributes) ignored: a sentence each, up
+/// to [`MOST_SAID`], then a count.
+#[derive(Default)]
+pub(crate) struct Ignored {
+    said: Vec<String>,
+    unsaid: usize,
+}
+
+impl Ignored {
+    /// Notes one more thing ignored; its sentence is written only while there is room.
+    pub(crate) fn say(&mut self, sentence: impl FnOnce() -> String) {
+        if self.said.len() < MOST_SAID {
+            self.said.push(sentence());
+        } else {
+            self.unsaid += 1;
+        }
+    }
+
+    /// The sentences, the last one counting those left unsaid.
+    pub(crate) fn sentences(mut self) -> Vec<String> {
+        if self.unsaid > 0 {
+            self.said.push(format!("{} more like these, not listed", self.unsaid));
+        }
+        self.said
+    }
+}
+
+/// A value as a sentence quotes it: whole when short, else its first [`MOST_ECHOED`]
+/// characters and how long it was.
+pub(crate) fn quoted(value: &str) -> String {
+    match value.char_indices().nth(MOST_ECHOED) {
+        None => format!("\"{value}\""),
+        Some((cut, _)) => format!("\"{}…\" ({} bytes)", &value[..cut], value.len()),
+    }
+}
+
 /// The sentence for a name the lab does not know.
 fn unknown<'a>(what: &str, name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
-    format!("{what} \"{name}\" is unknown (known: {})", known.into_iter().collect::<Vec<_>>().join(", "))
+    format!("{what} {} is unknown (known: {})", quoted(name), known.into_iter().collect::<Vec<_>>().join(", "))
 }
 
 /// The choice `value` names (by its id), if any; an unknown one is noted in `ignored`.
@@ -62,12 +105,12 @@ fn pick<T: Copy>(
     choices: &[T],
     id: fn(T) -> &'static str,
     what: &str,
-    ignored: &mut Vec<String>,
+    ignored: &mut Ignored,
 ) -> Option<T> {
     let value = value?;
     let found = choices.iter().copied().find(|c| id(*c) == value);
     if found.is_none() {
-        ignored.push(unknown(what, value, choices.iter().map(|c| id(*c))));
+        ignored.say(|| unknown(what, value, choices.iter().map(|c| id(*c))));
     }
     found
 }
@@ -155,7 +198,7 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
     if !fragment.contains('=') {
         return (Lab::open(fragment), Vec::new());
     }
-    let mut ignored = Vec::new();
+    let mut ignored = Ignored::default();
     let pairs: Vec<(&str, String)> = fragment
         .split('&')
         .filter(|kv| !kv.is_empty())
@@ -164,11 +207,11 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
         .collect();
     let get = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
     for (key, _) in pairs.iter().filter(|(k, _)| !KEYS.contains(k)) {
-        ignored.push(unknown("key", key, KEYS));
+        ignored.say(|| unknown("key", key, KEYS));
     }
     let scenario = get("s").unwrap_or("deploy");
     if mrtr_sim::scenarios::find(scenario).is_none() {
-        ignored.push(unknown("scenario", scenario, mrtr_sim::scenarios::SCENARIOS.iter().map(|s| s.id)));
+        ignored.say(|| unknown("scenario", scenario, mrtr_sim::scenarios::SCENARIOS.iter().map(|s| s.id)));
     }
     let opened = Lab::scenario_for(scenario);
     let mut moves = Vec::new();
@@ -176,18 +219,18 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
         match Move::from_id(id) {
             // The reducer ignores it; the author hears why.
             Some(_) if !opened.takes_moves() => {
-                ignored.push(format!("move \"{id}\": the {} scenario plays no moves", opened.id));
+                ignored.say(|| format!("move {}: the {} scenario plays no moves", quoted(id), opened.id));
             }
             Some(by) => moves.push(by),
-            None => ignored.push(unknown("move", id, Move::ALL.iter().map(|m| m.id()))),
+            None => ignored.say(|| unknown("move", id, Move::ALL.iter().map(|m| m.id()))),
         }
     }
     if moves.len() > MAX_MOVES {
-        ignored.push(format!("{} moves: a situation plays the first {MAX_MOVES}", moves.len()));
+        ignored.say(|| format!("{} moves: a situation plays the first {MAX_MOVES}", moves.len()));
     }
     let clock = get("c").map(|c| (c, c.parse::<u64>()));
     if let Some((c, Err(_))) = clock {
-        ignored.push(format!("clock \"{c}\" is not whole milliseconds"));
+        ignored.say(|| format!("clock {} is not whole milliseconds", quoted(c)));
     }
     let actions = [
         pick(get("r"), &RECORDS, record_id, "replay record", &mut ignored).map(Action::Record),
@@ -204,7 +247,7 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
     ];
     // One run of the simulation for the whole link.
     let lab = Lab::open_with(opened.id, moves.into_iter().map(Action::Play).chain(actions.into_iter().flatten()));
-    (lab, ignored)
+    (lab, ignored.sentences())
 }
 
 /// The keys a situation has: scenario, moves, record, protection, reply; your attempt (its
@@ -261,6 +304,20 @@ mod tests {
         let (lab, ignored) = read_fragment(&format!("s=deploy&m={}", vec!["honest"; 5_000].join(",")));
         assert_eq!(lab.played.len(), MAX_MOVES);
         assert_eq!(ignored, [format!("5000 moves: a situation plays the first {MAX_MOVES}")]);
+    }
+
+    #[test]
+    fn a_link_of_a_million_typos_is_said_in_a_few_short_lines() {
+        let (lab, ignored) = read_fragment(&format!("s={}&m={}", "q".repeat(100_000), "fly,".repeat(500_000)));
+        assert_eq!(lab.scenario, "deploy");
+        assert_eq!(ignored.len(), MOST_SAID + 1);
+        assert!(ignored[0].starts_with(&format!("scenario \"{}…\" (100000 bytes) is unknown", "q".repeat(MOST_ECHOED))));
+        assert!(ignored[1].starts_with("move \"fly\" is unknown"), "{}", ignored[1]);
+        assert_eq!(ignored[MOST_SAID], format!("{} more like these, not listed", 500_001 - MOST_SAID));
+        assert!(ignored.iter().map(String::len).sum::<usize>() < 10_000);
+        // A value is cut at a character, not inside one.
+        assert_eq!(quoted(&"é".repeat(50)), format!("\"{}…\" (100 bytes)", "é".repeat(MOST_ECHOED)));
+        assert_eq!(quoted(&"é".repeat(MOST_ECHOED)), format!("\"{}\"", "é".repeat(MOST_ECHOED)));
     }
 
     #[test]
