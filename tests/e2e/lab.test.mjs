@@ -135,6 +135,15 @@ export const tests = {
     ok((await status(page)).includes("Your attempt"), await status(page));
     await page.getByRole("button", { name: "Back to the server's ticket" }).click();
     ok((await status(page)).includes("accepted"), await status(page));
+    // A position past the end changes the last character, and the field says so.
+    const raw = page.getByLabel("Raw ticket (your attempt)");
+    const minted = await raw.inputValue();
+    const position = page.getByRole("spinbutton", { name: "Position" });
+    await position.fill("99999");
+    await page.getByRole("button", { name: "Change the character there" }).click();
+    equal(await position.inputValue(), String(minted.length - 1));
+    const changed = await raw.inputValue();
+    equal([changed.length, changed.slice(0, -1), changed.at(-1) !== minted.at(-1)], [minted.length, minted.slice(0, -1), true]);
     noProblems(page);
     await page.context().close();
   },

@@ -37,6 +37,15 @@ export const tests = {
     await panel.getByRole("button", { name: "Run the campaign" }).click();
     await panel.getByRole("button", { name: "Run the campaign" }).waitFor({ timeout: 60000 });
     ok((await panel.textContent()).includes("No malicious move got through."), "with the record nothing does");
+    // Values it cannot use give way, in the fields, to the ones it used.
+    const [moves, seed] = [panel.getByRole("spinbutton", { name: "Moves" }), panel.getByRole("spinbutton", { name: "Seed" })];
+    await moves.fill("0");
+    await seed.fill("-5");
+    await panel.getByRole("button", { name: "Run the campaign" }).click();
+    await panel.getByRole("button", { name: "Run the campaign" }).waitFor({ timeout: 60000 });
+    equal([await moves.inputValue(), await seed.inputValue()], ["1", "42"]);
+    const one = await panel.locator(".histogram tbody td:nth-child(2)").allTextContents();
+    equal(one.map(Number).reduce((a, b) => a + b, 0), 1, "it played the one move the field shows");
     noProblems(page);
     await page.context().close();
   },

@@ -100,9 +100,8 @@ pub fn campaign_panel(props: &Props) -> Html {
                 return;
             }
             // The fields are the browser's, read when the run starts.
-            let count =
-                number_beside(&e, ".campaign-form", "input[name=moves]").unwrap_or(DEFAULT_MOVES).clamp(1, MAX_MOVES);
-            let seed = number_beside(&e, ".campaign-form", "input[name=seed]").unwrap_or(DEFAULT_SEED);
+            let count = number_beside(&e, ".campaign-form", "input[name=moves]", DEFAULT_MOVES, 1..=MAX_MOVES);
+            let seed = number_beside(&e, ".campaign-form", "input[name=seed]", DEFAULT_SEED, 0..=u64::MAX);
             let campaign = Rc::new(RefCell::new(Campaign::new(seed, mode, record)));
             let (redraw, latest) = (redraw.clone(), latest.clone());
             *latest.borrow_mut() = Progress { running: true, count, ..Progress::default() };

@@ -44,9 +44,8 @@ pub fn editor(props: &Panel) -> Html {
     let flip = {
         let send = props.send.clone();
         Callback::from(move |e: MouseEvent| {
-            let typed = number_beside(&e, ".editor-actions", "input[name=position]");
-            let at = typed.map_or(middle, |n| usize::try_from(n).unwrap_or(usize::MAX));
-            send.emit(Action::FlipAt(at.min(last)));
+            let at = number_beside(&e, ".editor-actions", "input[name=position]", middle as u64, 0..=last as u64);
+            send.emit(Action::FlipAt(usize::try_from(at).unwrap_or(last)));
         })
     };
     let act = |action: Action| {

@@ -25,6 +25,7 @@ pub mod transcript;
 
 use crate::host::Host;
 use crate::state::{Action, Lab};
+use std::ops::RangeInclusive;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -106,13 +107,22 @@ pub fn situation_link(host: &Host, fragment: &str, text: &str, send: &Callback<A
     html! { <a {href} {onclick}>{ text.to_owned() }</a> }
 }
 
-/// The number in the field `field` (a selector) of the `form` (a selector) around the button
-/// clicked, as the student left it. The panels keep no state for such fields: the browser
-/// does, and the button reads them.
-pub fn number_beside(event: &MouseEvent, form: &str, field: &str) -> Option<u64> {
+/// The number to use from the field `field` (a selector) of the `form` (a selector) around
+/// the button clicked. The panels keep no state for such fields: the browser does, and the
+/// button reads them. What the student left there, brought into `range`, or `default` when it
+/// is not a whole number; the field then shows the number used, so a value that could not be
+/// used (`abc`, `-5`, `1e3`, one past the most) gives way to the one that was.
+pub fn number_beside(event: &MouseEvent, form: &str, field: &str, default: u64, range: RangeInclusive<u64>) -> u64 {
     use wasm_bindgen::JsCast;
-    let field = around(event, form)?.query_selector(field).ok()??.dyn_into::<web_sys::HtmlInputElement>().ok()?;
-    field.value().trim().parse().ok()
+    let field = around(event, form)
+        .and_then(|form| form.query_selector(field).ok().flatten())
+        .and_then(|field| field.dyn_into::<web_sys::HtmlInputElement>().ok());
+    let typed = field.as_ref().and_then(|f| f.value().trim().parse::<u64>().ok());
+    let used = typed.map_or(default, |n| n.clamp(*range.start(), *range.end()));
+    if let Some(field) = field {
+        field.set_value(&used.to_string());
+    }
+    used
 }
 
 /// The lab an event happened in (its landmark, `.lab`): where a panel looks for another.
