@@ -61,14 +61,14 @@ const MOST_ECHOED: usize = 40;
 /// What the reading of a link (or of an element's attributes) ignored: a sentence each, up
 /// to [`MOST_SAID`], then a count.
 #[derive(Default)]
-pub(crate) struct Ignored {
+struct Ignored {
     said: Vec<String>,
     unsaid: usize,
 }
 
 impl Ignored {
     /// Notes one more thing ignored; its sentence is written only while there is room.
-    pub(crate) fn say(&mut self, sentence: impl FnOnce() -> String) {
+    fn say(&mut self, sentence: impl FnOnce() -> String) {
         if self.said.len() < MOST_SAID {
             self.said.push(sentence());
         } else {
@@ -77,7 +77,7 @@ impl Ignored {
     }
 
     /// The sentences, the last one counting those left unsaid.
-    pub(crate) fn sentences(mut self) -> Vec<String> {
+    fn sentences(mut self) -> Vec<String> {
         if self.unsaid > 0 {
             self.said.push(format!("{} more like these, not listed", self.unsaid));
         }
