@@ -326,6 +326,22 @@ export const tests = {
     // A broken request is answered too, with the parse error.
     await box.fill('{"jsonrpc": "2.0", "id": ');
     ok((await status(page)).includes("-32700"), await status(page));
+    // A first call to a tool with a megabyte of name: the server's answer echoes it, the
+    // page's sentences quote a line of it.
+    const call = JSON.parse(retry);
+    delete call.params.requestState;
+    delete call.params.inputResponses;
+    call.params.name = "n".repeat(1 << 20);
+    await page.evaluate((line) => {
+      const area = document.getElementById("request-line");
+      area.value = line;
+      area.dispatchEvent(new InputEvent("input", { bubbles: true }));
+    }, JSON.stringify(call));
+    await page.waitForFunction(() => document.querySelector("[role=status]").textContent.includes("Unknown tool: nnn"));
+    const echoed = await status(page);
+    ok(echoed.length < 400 && echoed.endsWith("n…"), `${echoed.length} characters: ${echoed.slice(0, 80)}…`);
+    const longest = await page.evaluate(() => Math.max(...[...document.querySelectorAll(".seq-text li, .editor-verdict")].map((e) => e.textContent.length)));
+    ok(longest < 400, `the sequence's text and the editor's verdict: ${longest} characters`);
     await box.fill(retry.replace('"tools/call"', '"tools/list"'));
     await page.waitForFunction(() => location.hash.includes("l=") && decodeURIComponent(location.hash).includes("tools/list"));
     const link = page.url();

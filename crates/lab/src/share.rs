@@ -3,6 +3,7 @@
 //! or with a request written by hand, `…&l=…`.
 //! The fragment never holds a secret: the lab's key is a lab key, and it is not in the link.
 
+use crate::diagrams::clip;
 use crate::state::{Action, Lab, MAX_MOVES};
 use mrtr_json::json;
 use mrtr_sim::cluster::{RecordMode, Replica};
@@ -55,7 +56,7 @@ const REPLIES: [Reply; 4] = [Reply::Accept, Reply::AcceptNo, Reply::Decline, Rep
 /// million typos is a dozen lines in the console, not a million (nor 100 MB of them).
 const MOST_SAID: usize = 12;
 
-/// The longest value echoed in a sentence, in characters.
+/// The longest value echoed in a sentence, in characters (an ellipsis ends a cut one).
 const MOST_ECHOED: usize = 40;
 
 /// What the reading of a link (or of an element's attributes) ignored: a sentence each, up
@@ -85,13 +86,9 @@ impl Ignored {
     }
 }
 
-/// A value as a sentence quotes it: whole when short, else its first [`MOST_ECHOED`]
-/// characters and how long it was.
+/// A value as a sentence quotes it: cut to [`MOST_ECHOED`] characters.
 pub(crate) fn quoted(value: &str) -> String {
-    match value.char_indices().nth(MOST_ECHOED) {
-        None => format!("\"{value}\""),
-        Some((cut, _)) => format!("\"{}…\" ({} bytes)", &value[..cut], value.len()),
-    }
+    format!("\"{}\"", clip(value, MOST_ECHOED))
 }
 
 /// The sentence for a name the lab does not know.
@@ -311,12 +308,12 @@ mod tests {
         let (lab, ignored) = read_fragment(&format!("s={}&m={}", "q".repeat(100_000), "fly,".repeat(500_000)));
         assert_eq!(lab.scenario, "deploy");
         assert_eq!(ignored.len(), MOST_SAID + 1);
-        assert!(ignored[0].starts_with(&format!("scenario \"{}…\" (100000 bytes) is unknown", "q".repeat(MOST_ECHOED))));
+        assert!(ignored[0].starts_with(&format!("scenario \"{}…\" is unknown", "q".repeat(MOST_ECHOED - 1))));
         assert!(ignored[1].starts_with("move \"fly\" is unknown"), "{}", ignored[1]);
         assert_eq!(ignored[MOST_SAID], format!("{} more like these, not listed", 500_001 - MOST_SAID));
         assert!(ignored.iter().map(String::len).sum::<usize>() < 10_000);
         // A value is cut at a character, not inside one.
-        assert_eq!(quoted(&"é".repeat(50)), format!("\"{}…\" (100 bytes)", "é".repeat(MOST_ECHOED)));
+        assert_eq!(quoted(&"é".repeat(50)), format!("\"{}…\"", "é".repeat(MOST_ECHOED - 1)));
         assert_eq!(quoted(&"é".repeat(MOST_ECHOED)), format!("\"{}\"", "é".repeat(MOST_ECHOED)));
     }
 
