@@ -57,6 +57,18 @@ export const tests = {
     await throwsWith(() => m.requestDigest(null, {}), "`method` must be a string, got null");
     await throwsWith(() => new m.LabServer().handle(42, { bearer: "bob-token", nowMs: 0 }), "`line` must be a string, got number");
     await throwsWith(() => new m.Verifier({ key }).verdict("v1.a.b", { name: "bob" }, "d", 0), "`principal` must be a string, got object");
+    // Arguments the conversion into Rust cannot take whole: refused with a sentence, and
+    // the module still works (an overflow of the wasm's stack would break every later call).
+    let deep = {};
+    for (let i = 0; i < 5000; i++) deep = { a: deep };
+    await throwsWith(() => m.requestDigest("tools/call", deep), "arrays and objects nested more than 127 deep");
+    const itself = {};
+    itself.again = itself;
+    await throwsWith(() => m.mint({ key, principal: "bob", request, data: itself, nowMs: 0, ttlMs: 1 }), "or a value that contains itself");
+    let shared = {};
+    for (let i = 0; i < 60; i++) shared = { left: shared, right: shared };
+    await throwsWith(() => m.requestDigest("tools/call", shared), "more than 1048576 values");
+    equal(m.requestDigest("tools/call", { name: "deploy" }).length, 43, "the module still answers");
   },
   async "a ticket carrying numbers past 2^53 is read the way JSON.parse reads them"({ root }) {
     const m = await load(root);

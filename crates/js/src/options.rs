@@ -11,7 +11,47 @@ pub fn parse<T: DeserializeOwned>(value: JsValue) -> Result<T, JsError> {
     if !value.is_object() {
         return Err(JsError::new(&format!("mrtr: bad options: expected an object, got {}", type_name(&value))));
     }
+    within_bounds(&value).map_err(|why| JsError::new(&format!("mrtr: bad options: {why}")))?;
     serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("mrtr: bad options: {e}")))
+}
+
+/// The deepest an argument may nest arrays and objects: the JSON reader's limit.
+const MOST_NESTED: usize = 127;
+/// The most values an argument may hold, counting a value reached twice twice.
+const MOST_VALUES: usize = 1 << 20;
+
+/// Whether a JS value can be read into Rust: the conversion recurses once per level and
+/// visits a shared value once per path to it, so a value nested thousands deep would
+/// overflow the wasm's stack (a memory fault that breaks every later call), a value that
+/// contains itself would never end, and one that shares a child at every level would take
+/// 2^depth steps. Walked here without recursion, and refused with a sentence.
+fn within_bounds(value: &JsValue) -> Result<(), String> {
+    let mut pending = vec![(value.clone(), 0)];
+    let mut seen = 0;
+    while let Some((value, depth)) = pending.pop() {
+        seen += 1;
+        if seen > MOST_VALUES {
+            return Err(format!("more than {MOST_VALUES} values"));
+        }
+        if !value.is_object() {
+            continue;
+        }
+        if depth == MOST_NESTED {
+            return Err(format!(
+                "arrays and objects nested more than {MOST_NESTED} deep (or a value that contains itself)"
+            ));
+        }
+        // What the conversion reads inside it: an iterable's items (a Map's entries, a Set's
+        // members; at most as many as are left to count), or an object's own values.
+        let room = MOST_VALUES + 1 - seen;
+        match js_sys::try_iter(&value) {
+            Ok(Some(items)) => pending.extend(items.take(room).map(|item| (item.unwrap_or_default(), depth + 1))),
+            _ => pending.extend(
+                js_sys::Object::values(value.unchecked_ref()).iter().take(room).map(|child| (child, depth + 1)),
+            ),
+        }
+    }
+    Ok(())
 }
 
 /// `typeof`, with `null` called by its name.
