@@ -16,7 +16,7 @@ pub fn parse<T: DeserializeOwned>(value: JsValue) -> Result<T, JsError> {
 }
 
 /// The deepest an argument may nest arrays and objects: the JSON reader's limit.
-const MOST_NESTED: usize = 127;
+const MOST_NESTED: usize = mrtr_json::MAX_DEPTH;
 /// The most values an argument may hold, counting a value reached twice twice.
 const MOST_VALUES: usize = 1 << 20;
 

@@ -38,7 +38,7 @@ mod with_serde;
 mod write;
 
 pub use map::{by_name, Map};
-pub use read::{Error, Reader};
+pub use read::{Error, Reader, MAX_DEPTH};
 pub use value::{Key, Number, Value};
 pub use write::write_string;
 

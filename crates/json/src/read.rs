@@ -38,7 +38,7 @@ impl std::error::Error for Error {}
 
 /// Arrays and objects nested deeper than this are refused, as serde_json refuses them, so a
 /// pasted megabyte of `[` cannot exhaust the stack.
-const MAX_DEPTH: usize = 127;
+pub const MAX_DEPTH: usize = 127;
 
 /// The powers of ten a double holds exactly.
 const POW10: [f64; 23] = [
