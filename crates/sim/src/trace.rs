@@ -94,6 +94,24 @@ pub struct Event {
     pub earlier_era: bool,
 }
 
+/// The longest line for people an event or a verdict keeps, in bytes: a server that echoes
+/// a pasted megabyte (an unknown tool's name, say) makes a line, not a book, in every view
+/// of it. The exact wire line is kept whole beside it.
+pub const LONGEST_LINE: usize = 300;
+
+/// `text` as a line for people: whole when it is at most [`LONGEST_LINE`] bytes (the common
+/// case costs a length check), else cut at a character there and ended with an ellipsis.
+pub fn line_for_people(text: String) -> String {
+    if text.len() <= LONGEST_LINE {
+        return text;
+    }
+    let mut cut = LONGEST_LINE;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}…", &text[..cut])
+}
+
 /// Everything that happened, in order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Trace {
@@ -131,7 +149,7 @@ impl Trace {
             from,
             to,
             kind,
-            summary: summary.into(),
+            summary: line_for_people(summary.into()),
             line: None,
             checks: None,
             effect: None,
@@ -171,5 +189,23 @@ impl Trace {
     /// Every wire line in order, with its direction: what "run it raw" prints.
     pub fn raw_lines(&self) -> impl Iterator<Item = (&Event, &str)> {
         self.events.iter().filter_map(|e| e.line.as_deref().map(|l| (e, l)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_for_people_keeps_a_short_text_and_cuts_a_long_one_at_a_character() {
+        assert_eq!(line_for_people("deployed to staging".into()), "deployed to staging");
+        let exact = "n".repeat(LONGEST_LINE);
+        assert_eq!(line_for_people(exact.clone()), exact);
+        let echoed = format!("Unknown tool: {}", "é".repeat(1 << 19));
+        let line = line_for_people(echoed);
+        assert!(line.len() <= LONGEST_LINE + '…'.len_utf8() && line.ends_with("é…"), "{} bytes", line.len());
+        let mut trace = Trace::default();
+        trace.push(0, Actor::Client, Actor::Client, Kind::Clock, "x".repeat(1 << 20));
+        assert_eq!(trace.events[0].summary.len(), LONGEST_LINE + '…'.len_utf8());
     }
 }

@@ -1,19 +1,16 @@
 //! The live region: every new verdict is announced in one sentence.
 
 use super::Panel;
-use crate::diagrams::{clip, MOST_QUOTED};
 use mrtr_sim::scenarios::Answered;
 use yew::prelude::*;
 
 /// What the server made of an attempt, in a clause: "refused by the signature check: …".
 pub fn outcome(answered: &Answered) -> String {
     match answered {
-        Answered::Accepted { text } => format!("accepted: {}", clip(text, MOST_QUOTED)),
+        Answered::Accepted { text } => format!("accepted: {text}"),
         Answered::AskedAgain => "the server asked again instead of acting".to_owned(),
-        Answered::Refused { check: Some(check), message, .. } => {
-            format!("refused by the {check} check: {}", clip(message, MOST_QUOTED))
-        }
-        Answered::Refused { code, message, .. } => format!("refused with error {code}: {}", clip(message, MOST_QUOTED)),
+        Answered::Refused { check: Some(check), message, .. } => format!("refused by the {check} check: {message}"),
+        Answered::Refused { code, message, .. } => format!("refused with error {code}: {message}"),
         Answered::NoResponse => "no response".to_owned(),
     }
 }

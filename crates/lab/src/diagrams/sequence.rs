@@ -1,6 +1,6 @@
 //! The sequence diagram: one lane per actor, one row per event, growing step by step.
 
-use super::{clip, MOST_QUOTED};
+use super::clip;
 use mrtr_sim::trace::{Actor, Event, Kind};
 use yew::prelude::*;
 
@@ -84,7 +84,7 @@ pub fn text_twin(events: &[Event]) -> Html {
     html! {
         <ol class="seq-text">
             { for events.iter().filter(|e| !matches!(e.kind, Kind::Route | Kind::Clock)).map(|e| html! {
-                <li>{ format!("{}: {} → {}: {}", mrtr_ticket::secs(e.at_ms), e.from.name(), e.to.name(), clip(&e.summary, MOST_QUOTED)) }</li>
+                <li>{ format!("{}: {} → {}: {}", mrtr_ticket::secs(e.at_ms), e.from.name(), e.to.name(), e.summary) }</li>
             }) }
         </ol>
     }

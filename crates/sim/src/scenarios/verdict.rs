@@ -2,6 +2,7 @@
 
 use crate::cluster::{Delivery, Replica};
 use crate::server::AnswerCheck;
+use crate::trace::line_for_people;
 use mrtr_json::Value;
 use mrtr_ticket::Report;
 use serde::Serialize;
@@ -12,7 +13,7 @@ use serde::Serialize;
 pub enum Answered {
     /// A complete result: the call went through.
     Accepted {
-        /// The result's first text.
+        /// The result's first text (a line of it: [`crate::trace::LONGEST_LINE`] bytes at most).
         text: String,
     },
     /// `input_required` again: the server asks instead of acting.
@@ -23,7 +24,7 @@ pub enum Answered {
         check: Option<String>,
         /// The error code.
         code: i64,
-        /// The error message.
+        /// The error message (a line of it: [`crate::trace::LONGEST_LINE`] bytes at most).
         message: String,
     },
     /// Nothing came back.
@@ -40,7 +41,7 @@ impl Answered {
             return Answered::Refused {
                 check: error.pointer("/data/check").and_then(Value::as_str).map(str::to_owned),
                 code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
-                message: error.get("message").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                message: line_for_people(error.get("message").and_then(Value::as_str).unwrap_or_default().to_owned()),
             };
         }
         let result = response.get("result");
@@ -48,7 +49,7 @@ impl Answered {
             return Answered::AskedAgain;
         }
         let text = result.and_then(|r| r.pointer("/content/0/text")).and_then(Value::as_str).unwrap_or("complete");
-        Answered::Accepted { text: text.to_owned() }
+        Answered::Accepted { text: line_for_people(text.to_owned()) }
     }
 
     /// One word for a timeline: `accepted`, `asked again`, the failed check's id, or the code.
