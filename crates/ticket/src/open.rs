@@ -103,6 +103,10 @@ impl Opened {
     pub fn explain(&self, check: Check) -> String {
         match self.status(check) {
             Status::Failed => match &self.outcome {
+                Err(Failure::BadSignature) if self.mode == Mode::Sealed => "the box does not open: its Poly1305 tag \
+                    does not match the nonce and ciphertext byte for byte: they were edited, re-encoded, cut, or sealed \
+                    with another key"
+                    .to_owned(),
                 Err(failure) => failure.explain(),
                 Ok(_) => String::new(),
             },
@@ -300,12 +304,11 @@ impl Codec {
                         ),
                     });
                 }
+                // A stream cipher's ciphertext is as long as the payload it hides.
+                opened.payload_len = sealed_box.len() - AEAD_TAG_LEN;
                 pass!(Check::Base64url);
                 match sealed::open(self.key(), signed_part.as_bytes(), &nonce, &sealed_box) {
-                    Some(payload) => {
-                        opened.payload_len = payload.len();
-                        (payload, Some(true))
-                    }
+                    Some(payload) => (payload, Some(true)),
                     None => (Vec::new(), Some(false)),
                 }
             }

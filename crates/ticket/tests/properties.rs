@@ -211,7 +211,14 @@ fn sealed_tickets_cannot_be_read_and_are_refused_by_a_signing_server() {
     assert!(opened.explain(Check::Shape).contains("sealed ticket"));
     // Another key cannot open it either.
     let other = Codec::new(Key::new([9u8; 32]).expect("key"), Mode::Sealed);
-    assert_eq!(open(&other, &ticket).status(Check::Signature), Status::Failed);
+    let refused = open(&other, &ticket);
+    assert_eq!(refused.status(Check::Signature), Status::Failed);
+    assert!(refused.explain(Check::Signature).starts_with("the box does not open"));
+    // The box's length gives the payload's away (a stream cipher), opened or not.
+    let accepted = open(&sealed, &ticket);
+    assert_eq!(accepted.status(Check::Signature), Status::Passed);
+    assert_eq!(refused.explain(Check::Base64url), accepted.explain(Check::Base64url));
+    assert!(!refused.explain(Check::Base64url).ends_with(" 0 bytes"));
 }
 
 #[test]
