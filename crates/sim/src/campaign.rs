@@ -4,14 +4,11 @@
 //! A move is one mutation of a genuine ticket (or of its context: principal, clock, request)
 //! plus one full `open`, with the replay record when it is on.
 
-use crate::cluster::{RecordMode, ATTACKER_KEY, LAB_KEY};
-use crate::moves::{flip_char_at, Move};
+use crate::cluster::{RecordMode, LAB_KEY};
+use crate::moves::{edited_keeping_tag, flip_char_at, forged_with_attacker_key, Move};
 use crate::rng::SimRng;
 use mrtr_json::json;
-use mrtr_ticket::{
-    inspect, with_payload, Codec, Expect, FixedNonces, Key, Mint, Mode, NoRecord, ReplayRecord, RequestDigest,
-    UsedNonces,
-};
+use mrtr_ticket::{inspect, Codec, Expect, Key, Mint, Mode, NoRecord, ReplayRecord, RequestDigest, UsedNonces};
 use serde::Serialize;
 
 /// The moves a campaign draws from.
@@ -127,8 +124,7 @@ impl Campaign {
                 codec.mint(&mint, &mut rng)
             })
             .collect();
-        let forger = Codec::new(key(ATTACKER_KEY), Mode::Signed);
-        let edited = tickets_edited(&tickets, &forger);
+        let edited = tickets_edited(&tickets);
         let record: Box<dyn ReplayRecord> = match record {
             RecordMode::Off => Box::new(NoRecord),
             RecordMode::Shared | RecordMode::PerReplica => Box::new(UsedNonces::new()),
@@ -199,15 +195,14 @@ impl Campaign {
 }
 
 /// Every ticket with `staging` edited to `prod`: once keeping the old tag, once re-signed
-/// with the attacker's key. Computed once, so each move costs one open.
-fn tickets_edited(tickets: &[String], forger: &Codec) -> Vec<(String, String)> {
+/// (or sealed again) with the attacker's key. Computed once, so each move costs one open.
+fn tickets_edited(tickets: &[String]) -> Vec<(String, String)> {
     tickets
         .iter()
         .map(|ticket| {
             let mut payload = inspect(ticket).payload.unwrap_or_else(|| json!({}));
             payload["data"] = json!({"env": "prod"});
-            let bytes = mrtr_ticket::canonical_json(&payload);
-            (with_payload(ticket, &payload), forger.wrap_payload(bytes.as_bytes(), &mut FixedNonces(vec![9])))
+            (edited_keeping_tag(ticket, &payload), forged_with_attacker_key(ticket, &payload))
         })
         .collect()
 }
@@ -235,6 +230,9 @@ mod tests {
         recorded.play(5_000);
         assert!(recorded.histogram().slipped_through.is_empty(), "{:?}", recorded.histogram());
         assert!(recorded.histogram().by_verdict.get("single-use") > 0);
+        let mut sealed = Campaign::new(4, Mode::Sealed, RecordMode::Off);
+        sealed.play(5_000);
+        assert_eq!(sealed.histogram().slipped_through.iter().map(|(by, _)| by).collect::<Vec<_>>(), ["send-twice"]);
         let mut careless = Campaign::new(3, Mode::Unsigned, RecordMode::Off);
         careless.play(5_000);
         assert!(careless.histogram().slipped_through.get("edit-payload") > 0);

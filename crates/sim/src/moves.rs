@@ -149,18 +149,18 @@ impl Move {
         match self {
             Move::Honest => "New id, the person's answer in inputResponses, requestState byte for byte.",
             Move::TamperByte => "The honest retry with one character of the ticket's payload changed.",
-            Move::EditPayload => "Decode the readable payload, change a value (staging to prod, the price to 1.0), keep the old signature.",
-            Move::ResignOtherKey => "The same edit, then a fresh signature made with the attacker's own key.",
+            Move::EditPayload => "Decode the readable payload, change a value (staging to prod, the price to 1.0), keep the old signature. A sealed payload does not decode: one character of the box is changed blind.",
+            Move::ResignOtherKey => "The same edit, then a fresh signature (or seal) made with the attacker's own key.",
             Move::Reencode => "An honest client that tidies the ticket: it decodes the payload and writes the same claims back as pretty-printed JSON (a sealed one it can only re-encode as standard base64), and keeps the tag. Same meaning, other bytes.",
             Move::OtherPrincipal => "alice got hold of bob's ticket and sends the retry with her own bearer token.",
             Move::TooLate => "bob sends the honest retry 5 minutes after the ticket was minted; it lives 120 s.",
-            Move::SendTwice => "The exact same retry line again: a replay of a request that already worked.",
+            Move::SendTwice => "The exact same retry line again: a replay of a request that already worked (sent once first, if the honest retry was not played yet).",
             Move::OtherArguments => "The ticket attached to the same tool with other arguments: a deploy to prod instead of staging, 20 tickets instead of 2, another flight.",
             Move::OtherTool => "The ticket attached to a call of a different tool.",
             Move::OtherMethod => "The ticket attached to a prompts/get request.",
             Move::Hello => "The word hello where the ticket should be.",
             Move::DropTicket => "The answers without the ticket: the server has nothing to continue from.",
-            Move::UnaskedTicket => "A first call carrying a ticket the client made up, signed with its own key.",
+            Move::UnaskedTicket => "A first call carrying a ticket the client made up, signed (or sealed) with its own key.",
             Move::PrefillAnswer => "A first call with inputResponses already saying yes: nothing was asked yet.",
             Move::ChangeAnswer => "The person answered one thing; the client sends the opposite.",
             Move::FirstTicket => "The latest answers with the ticket from round 1, as a client that kept the first requestState. In a one-round flow round 1's ticket is the latest.",
@@ -356,10 +356,11 @@ impl Situation {
         jsonrpc::line(&message)
     }
 
-    /// The ticket with its most tempting payload value changed; re-signed with the
-    /// attacker's key when `resign`.
+    /// The ticket with its most tempting payload value changed (claims made up where the
+    /// payload is sealed): under the old tag, or re-signed with the attacker's key when
+    /// `resign`.
     fn edited(&self, resign: bool) -> String {
-        let mut payload = inspect(&self.ticket).payload.unwrap_or_else(|| json!({"sub": "bob", "data": {}}));
+        let mut payload = inspect(&self.ticket).payload.unwrap_or_else(made_up_claims);
         let data = &mut payload["data"];
         if data.get("env").is_some() {
             data["env"] = "prod".into();
@@ -368,13 +369,47 @@ impl Situation {
         } else {
             data["approved"] = true.into();
         }
-        if !resign {
-            return with_payload(&self.ticket, &payload);
+        if resign {
+            forged_with_attacker_key(&self.ticket, &payload)
+        } else {
+            edited_keeping_tag(&self.ticket, &payload)
         }
-        let key = Key::new(ATTACKER_KEY).unwrap_or_else(|_| unreachable!("32 bytes"));
-        let payload = mrtr_ticket::canonical_json(&payload);
-        Codec::new(key, Mode::Signed).wrap_payload(payload.as_bytes(), &mut FixedNonces(vec![7]))
     }
+}
+
+/// `claims` in place of the ticket's payload, the old tag kept: what a forger without the key
+/// can do. A sealed ticket has no payload to swap (it does not read without the key), so one
+/// character of its box is changed blind instead, the tag still at its end.
+///
+/// ```
+/// use mrtr_sim::moves::edited_keeping_tag;
+/// let claims = mrtr_json::json!({"price": 1.0});
+/// assert_eq!(edited_keeping_tag("v1.e30.TAG", &claims), "v1.eyJwcmljZSI6MX0.TAG");
+/// assert_eq!(edited_keeping_tag("v1e.NONCE.BOXBOX", &claims), "v1e.NONCE.BOXAOX");
+/// ```
+pub fn edited_keeping_tag(ticket: &str, claims: &Value) -> String {
+    match ticket.strip_prefix("v1e.").and_then(|rest| rest.find('.')) {
+        Some(dot) => {
+            let the_box = "v1e.".len() + dot + 1;
+            flip_char_at(ticket, the_box + (ticket.len() - the_box) / 2)
+        }
+        None => with_payload(ticket, claims),
+    }
+}
+
+/// A ticket carrying `claims`, made by the attacker with its own key in the format of
+/// `ticket`: signed, or sealed when `ticket` is. Only the server's key makes one that opens.
+///
+/// ```
+/// use mrtr_sim::moves::forged_with_attacker_key;
+/// let claims = mrtr_json::json!({"sub": "bob"});
+/// assert!(forged_with_attacker_key("v1.e30.TAG", &claims).starts_with("v1.eyJzdWIiOiJib2IifQ."));
+/// assert!(forged_with_attacker_key("v1e.NONCE.BOX", &claims).starts_with("v1e."));
+/// ```
+pub fn forged_with_attacker_key(ticket: &str, claims: &Value) -> String {
+    let mode = if ticket.starts_with("v1e.") { Mode::Sealed } else { Mode::Signed };
+    let key = Key::new(ATTACKER_KEY).unwrap_or_else(|_| unreachable!("32 bytes"));
+    Codec::new(key, mode).wrap_payload(mrtr_ticket::canonical_json(claims).as_bytes(), &mut FixedNonces(vec![7]))
 }
 
 /// Changes the character at `at` to another base64url character (`A`, or `B` where it was
@@ -387,11 +422,20 @@ pub fn flip_char_at(ticket: &str, at: usize) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
-/// Signs the ticket's payload again, as it stands, with the attacker's own key.
+/// Signs the ticket's payload again, as it stands, with the attacker's own key. A sealed
+/// payload does not read without the server's key: made-up claims are sealed instead.
 pub fn resign_with_attacker_key(ticket: &str) -> String {
+    if ticket.starts_with("v1e.") {
+        return forged_with_attacker_key(ticket, &made_up_claims());
+    }
     let key = Key::new(ATTACKER_KEY).unwrap_or_else(|_| unreachable!("32 bytes"));
     let payload = ticket.split('.').nth(1).and_then(|p| mrtr_ticket::base64url_decode(p).ok()).unwrap_or_default();
     Codec::new(key, Mode::Signed).wrap_payload(&payload, &mut FixedNonces(vec![7]))
+}
+
+/// The claims a forger writes where it cannot read the real ones.
+fn made_up_claims() -> Value {
+    json!({"sub": "bob", "data": {}})
 }
 
 /// The ticket as a client that "tidies" it would send it: a readable payload decoded and

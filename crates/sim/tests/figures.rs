@@ -232,6 +232,38 @@ fn sealed_tickets_run_the_same_checks_and_hide_the_payload() {
 }
 
 #[test]
+fn a_sealed_ticket_forged_or_changed_blind_fails_at_the_seal() {
+    let forgeries = vec![Move::EditPayload, Move::ResignOtherKey, Move::UnaskedTicket, Move::TamperByte];
+    let run = run("sealed", Options { moves: Some(forgeries), ..Options::default() });
+    assert_eq!(run.verdict_words(), ["signature"; 4]);
+    assert!(run.ledger.is_empty());
+    // The editor's "re-sign with a wrong key" seals made-up claims: the seal refuses them too.
+    let ticket = run.figure("ticket").as_str().expect("ticket");
+    let resealed = mrtr_sim::moves::OwnAttempt {
+        ticket: Some(mrtr_sim::moves::resign_with_attacker_key(ticket)),
+        ..Default::default()
+    };
+    let own = self::run("sealed", Options { moves: Some(vec![]), attempt: Some(resealed), ..Options::default() });
+    assert_eq!(own.verdict_words(), ["signature"]);
+}
+
+#[test]
+fn sending_the_honest_retry_twice_replays_it_even_as_the_first_move() {
+    let twice = || Options { moves: Some(vec![Move::SendTwice]), ..Options::default() };
+    let recorded = run("voucher", twice());
+    assert_eq!(recorded.verdict_words(), ["single-use"]);
+    assert_eq!(recorded.figure("redeemed"), &json!(1));
+    let unrecorded = run("voucher", Options { record: Some(RecordMode::Off), ..twice() });
+    assert_eq!(unrecorded.verdict_words(), ["accepted"]);
+    assert_eq!(unrecorded.figure("redeemed"), &json!(2));
+    // After the honest retry, the move sends the line once: the replay.
+    let after = run("voucher", Options { moves: Some(vec![Move::Honest, Move::SendTwice]), ..Options::default() });
+    assert_eq!(after.verdict_words(), ["accepted", "single-use"]);
+    assert_eq!(after.figure("redeemed"), &json!(1));
+    assert_eq!(after.trace.raw_lines().count(), recorded.trace.raw_lines().count());
+}
+
+#[test]
 fn hostile_input_gets_clear_errors() {
     let run = run("protocol-errors", Options::default());
     let words = run.verdict_words();

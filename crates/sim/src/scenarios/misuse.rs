@@ -61,12 +61,21 @@ pub fn situation_in_round(world: &mut World, method: &str, params: Value, round:
 }
 
 /// Plays each move as a separate attempt on the situation's ticket, at its own time.
+///
+/// [`Move::SendTwice`] replays the honest retry. When neither it nor the honest retry was
+/// played before, there is nothing to replay yet: it sends the line once first, then again,
+/// and its verdict is the second's.
 pub fn play(world: &mut World, situation: &Situation, moves: &[Move]) -> Vec<Verdict> {
+    let mut honest_sent = false;
     moves
         .iter()
         .map(|&by| {
             let attempt = situation.attempt(by, &mut world.client);
             world.jump_to(attempt.at_ms);
+            if by == Move::SendTwice && !honest_sent {
+                world.send_line(&attempt.line, Some(&attempt.bearer));
+            }
+            honest_sent |= matches!(by, Move::Honest | Move::SendTwice);
             let delivery = world.send_line(&attempt.line, Some(&attempt.bearer));
             Verdict::of(by.id(), by.title(), attempt.at_ms, attempt.bearer, delivery)
         })
