@@ -219,6 +219,15 @@ export const tests = {
     await widget.getByText("Edit the ticket").click();
     await widget.getByLabel("The ticket, as the client holds it").fill("x".repeat(1 << 20));
     ok((await widget.getByRole("status").textContent()).includes("Refused by the size check"));
+    // Sealed: the same checks, and nothing to read in the payload.
+    await page.evaluate(() => document.querySelector("mrtr-ticket").setAttribute("mode", "sealed"));
+    ok((await widget.getByRole("status").textContent()).includes("Every check passed"));
+    ok((await widget.getByLabel("The ticket, as the client holds it").inputValue()).startsWith("v1e."));
+    await widget.getByText("The payload: sealed").click();
+    ok((await widget.locator("pre.payload").textContent()).startsWith("Encrypted"));
+    await widget.getByRole("button", { name: "Change one character" }).click();
+    ok((await widget.getByRole("status").textContent()).includes("Refused by the signature check"));
+    ok((await widget.locator("li.failed").textContent()).includes("the box does not open"));
     noProblems(page);
     await page.done();
   },

@@ -4,8 +4,9 @@
 //   <script type="module" src="https://where-the-lab-is/mrtr-ticket-element.js"></script>
 //   <mrtr-ticket principal="bob" env="staging"></mrtr-ticket>
 //
-// It mints a ticket for `principal`'s deploy to `env` and shows its three parts, the
-// decoded payload and every check with its sentence. The reader can edit the ticket, change
+// It mints a ticket for `principal`'s deploy to `env` (signed, or sealed with
+// `mode="sealed"`) and shows its three parts, the decoded payload and every check with its
+// sentence. The reader can edit the ticket, change
 // one character, present it as someone else, send it later, or spend it on another request.
 // After each opening it dispatches `mrtr-ticket:opened` (bubbles, composed) with the
 // codec's report ({ok, failedCheck, steps, error}) as `detail`.
@@ -41,8 +42,9 @@ const WIDGET_CSS = `
 .ticket-widget li.passed { color: var(--ok); }
 .ticket-widget li.not-reached, .ticket-widget li.skipped { color: var(--muted); }
 .ticket-widget .role-prefix { color: var(--prefix); }
-.ticket-widget .role-payload { color: var(--payload); }
-.ticket-widget .role-tag { color: var(--tag); }
+.ticket-widget :is(.role-payload, .role-nonce) { color: var(--payload); }
+.ticket-widget :is(.role-tag, .role-sealed-box) { color: var(--tag); }
+.ticket-widget .role-extra { color: var(--bad); }
 `;
 
 const request = (env) => ({ method: "tools/call", params: { name: "deploy", arguments: { env } } });
@@ -54,7 +56,7 @@ function element(tag, props = {}, ...children) {
 }
 
 class MrtrTicket extends HTMLElement {
-  static observedAttributes = ["principal", "env"];
+  static observedAttributes = ["principal", "env", "mode"];
   #ui = null;
   #ticket = "";
 
@@ -94,6 +96,7 @@ class MrtrTicket extends HTMLElement {
     const again = element("button", { type: "button", className: "secondary", textContent: "Mint a new ticket" });
     const parts = element("p", { className: "parts mono" });
     const payload = element("pre", { className: "payload" });
+    const payloadSummary = element("summary");
     const checks = element("ol", { className: "checks" });
     const verdict = element("p", { className: "verdict", role: "status" });
     const label = (caption, control) => element("label", {}, `${caption} `, control);
@@ -106,10 +109,10 @@ class MrtrTicket extends HTMLElement {
         element("div", { className: "row" }, label("Presented by", who), label("for", env), label("sent at", at), atLabel),
         verdict,
         checks,
-        element("details", {}, element("summary", { textContent: "The payload anyone can read (signed, not secret)" }), payload),
+        element("details", {}, payloadSummary, payload),
       ),
     );
-    this.#ui = { text, who, env, at, atLabel, parts, payload, checks, verdict };
+    this.#ui = { text, who, env, at, atLabel, parts, payload, payloadSummary, checks, verdict };
     text.addEventListener("input", () => this.#open(text.value));
     for (const control of [who, env, at]) control.addEventListener("input", () => this.#open(this.#ticket));
     flip.addEventListener("click", () => {
@@ -120,12 +123,21 @@ class MrtrTicket extends HTMLElement {
     again.addEventListener("click", () => this.#mint());
   }
 
+  /** `signed` (the default) or `sealed`: how the server protects its tickets. */
+  get #mode() {
+    return this.getAttribute("mode") === "sealed" ? "sealed" : "signed";
+  }
+
   #mint() {
     const principal = this.getAttribute("principal") || "bob";
     const env = this.getAttribute("env") === "prod" ? "prod" : "staging";
+    const mode = this.#mode;
     this.#ui.who.value = principal === "alice" ? "alice" : "bob";
     this.#ui.env.value = env;
-    this.#open(mint({ key: KEY, principal, request: request(env), data: { env }, nowMs: 0, ttlMs: TTL_MS }));
+    this.#ui.payloadSummary.textContent = mode === "sealed"
+      ? "The payload: sealed, only the server can read it"
+      : "The payload anyone can read (signed, not secret)";
+    this.#open(mint({ key: KEY, mode, principal, request: request(env), data: { env }, nowMs: 0, ttlMs: TTL_MS }));
   }
 
   #open(ticket) {
@@ -133,13 +145,15 @@ class MrtrTicket extends HTMLElement {
     const { text, who, env, at, atLabel, parts, payload, checks, verdict } = this.#ui;
     if (text.value !== ticket) text.value = ticket;
     atLabel.textContent = `${at.value} s`;
-    const options = { key: KEY, principal: who.value, request: request(env.value), nowMs: Number(at.value) * 1000 };
+    const options = { key: KEY, mode: this.#mode, principal: who.value, request: request(env.value), nowMs: Number(at.value) * 1000 };
     const report = open(ticket, options);
     const sentences = explain(ticket, options);
     const seen = inspect(ticket);
     parts.replaceChildren(...seen.parts.map((part, i) =>
       element("span", { className: `role-${part.role}`, title: part.role, textContent: (i ? "." : "") + part.text })));
-    payload.textContent = seen.payload ? JSON.stringify(seen.payload, null, 2) : seen.problems.join("\n");
+    payload.textContent = seen.payload ? JSON.stringify(seen.payload, null, 2)
+      : seen.sealed ? "Encrypted (XChaCha20-Poly1305): without the server's key there is nothing to read."
+      : seen.problems.join("\n");
     checks.replaceChildren(...report.steps.map((step, i) => element("li", { className: step.status, textContent: sentences[i] })));
     verdict.textContent = report.ok
       ? "Every check passed: the server would finish the deploy."
