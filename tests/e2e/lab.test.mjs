@@ -294,6 +294,9 @@ export const tests = {
         equal(await axeViolations(page, ctx.root), [], `${name} (${colorScheme}): axe violations`);
         const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
         await ctx.screenshot(page, `${String(i + 1).padStart(2, "0")}-${slug}${colorScheme === "dark" ? "-dark" : ""}`);
+        const cut = await page.$$eval("svg.sequence, svg.timeline", (svgs) => svgs.flatMap((svg) =>
+          [...svg.querySelectorAll("text")].filter((t) => t.getBBox().x + t.getBBox().width > svg.viewBox.baseVal.width).map((t) => t.textContent)));
+        equal(cut, [], `${name}: labels past the diagram's right edge`);
         noProblems(page);
         await page.context().close();
       }

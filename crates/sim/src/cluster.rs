@@ -323,7 +323,7 @@ impl Cluster {
         if let Some(report) = &handled.checks {
             let verdict = match report.failed_check {
                 None => "ticket checks: all passed".to_owned(),
-                Some(check) => format!("ticket checks: {} failed", check.label().to_ascii_lowercase()),
+                Some(check) => format!("ticket check failed: {}", check.label().to_ascii_lowercase()),
             };
             let seq = trace.push(now, lane, lane, Kind::Checks, verdict);
             trace.events[seq].checks = Some(report.clone());

@@ -5,7 +5,7 @@ use mrtr_sim::trace::{Actor, Event, Kind};
 use yew::prelude::*;
 
 // Whole SVG units: the geometry is integers, so no float is ever formatted.
-const WIDTH: i32 = 760;
+const WIDTH: i32 = 800;
 const TOP: i32 = 44;
 const ROW: i32 = 30;
 
@@ -47,24 +47,28 @@ pub fn diagram(events: &[Event]) -> Html {
     let arrows = rows.iter().enumerate().map(|(i, event)| {
         let y = TOP + ROW * i as i32 + 12;
         let (from, to) = (lane_x(event.from), lane_x(event.to));
-        let label = format!("{} · {}", mrtr_ticket::secs(event.at_ms), clip(&event.summary, 58));
+        // A label starts right of its dot or its arrow's left end, and is cut to what fits
+        // before the diagram's right edge (at 6.5 units a character, wider than most), 66
+        // characters at most. The lanes leave room on the right for the labels of B's dots.
+        let x = if event.from == event.to { from + 10 } else { from.min(to) + 8 };
+        let label = format!("{} · {}", mrtr_ticket::secs(event.at_ms), event.summary);
+        let label = clip(&label, ((WIDTH - x) * 2 / 13).min(66) as usize);
         let kind = kind_of(event);
         if event.from == event.to {
             html! {
                 <g class="seq-event" data-kind={kind}>
                     <circle cx={from.to_string()} cy={y.to_string()} r="5" />
-                    <text x={(from + 10).to_string()} y={(y + 4).to_string()}>{ label }</text>
+                    <text x={x.to_string()} y={(y + 4).to_string()}>{ label }</text>
                 </g>
             }
         } else {
-            let left = from.min(to);
             let head = if from < to { to - 8 } else { to + 8 };
             let points = format!("{to},{y} {head},{} {head},{}", y - 4, y + 4);
             html! {
                 <g class="seq-event" data-kind={kind}>
                     <line x1={from.to_string()} y1={y.to_string()} x2={to.to_string()} y2={y.to_string()} />
                     <polygon points={points} />
-                    <text x={(left + 8).to_string()} y={(y - 5).to_string()}>{ label }</text>
+                    <text x={x.to_string()} y={(y - 5).to_string()}>{ label }</text>
                 </g>
             }
         }
