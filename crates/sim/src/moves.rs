@@ -388,12 +388,18 @@ impl Situation {
 /// assert_eq!(edited_keeping_tag("v1e.NONCE.BOXBOX", &claims), "v1e.NONCE.BOXAOX");
 /// ```
 pub fn edited_keeping_tag(ticket: &str, claims: &Value) -> String {
-    match ticket.strip_prefix("v1e.").and_then(|rest| rest.find('.')) {
-        Some(dot) => {
-            let the_box = "v1e.".len() + dot + 1;
-            flip_char_at(ticket, the_box + (ticket.len() - the_box) / 2)
-        }
-        None => with_payload(ticket, claims),
+    if mode_of(ticket) != Mode::Sealed {
+        return with_payload(ticket, claims);
+    }
+    let the_box = ticket.rfind('.').map_or(0, |dot| dot + 1);
+    flip_char_at(ticket, the_box + (ticket.len() - the_box) / 2)
+}
+
+/// How the ticket's prefix says it is protected: sealed (`v1e`) or signed.
+fn mode_of(ticket: &str) -> Mode {
+    match ticket.split('.').next() {
+        Some(prefix) if prefix == Mode::Sealed.prefix() => Mode::Sealed,
+        _ => Mode::Signed,
     }
 }
 
@@ -407,9 +413,9 @@ pub fn edited_keeping_tag(ticket: &str, claims: &Value) -> String {
 /// assert!(forged_with_attacker_key("v1e.NONCE.BOX", &claims).starts_with("v1e."));
 /// ```
 pub fn forged_with_attacker_key(ticket: &str, claims: &Value) -> String {
-    let mode = if ticket.starts_with("v1e.") { Mode::Sealed } else { Mode::Signed };
     let key = Key::new(ATTACKER_KEY).unwrap_or_else(|_| unreachable!("32 bytes"));
-    Codec::new(key, mode).wrap_payload(mrtr_ticket::canonical_json(claims).as_bytes(), &mut FixedNonces(vec![7]))
+    Codec::new(key, mode_of(ticket))
+        .wrap_payload(mrtr_ticket::canonical_json(claims).as_bytes(), &mut FixedNonces(vec![7]))
 }
 
 /// Changes the character at `at` to another base64url character (`A`, or `B` where it was
@@ -425,7 +431,7 @@ pub fn flip_char_at(ticket: &str, at: usize) -> String {
 /// Signs the ticket's payload again, as it stands, with the attacker's own key. A sealed
 /// payload does not read without the server's key: made-up claims are sealed instead.
 pub fn resign_with_attacker_key(ticket: &str) -> String {
-    if ticket.starts_with("v1e.") {
+    if mode_of(ticket) == Mode::Sealed {
         return forged_with_attacker_key(ticket, &made_up_claims());
     }
     let key = Key::new(ATTACKER_KEY).unwrap_or_else(|_| unreachable!("32 bytes"));

@@ -234,16 +234,16 @@ fn sealed_tickets_run_the_same_checks_and_hide_the_payload() {
 #[test]
 fn a_sealed_ticket_forged_or_changed_blind_fails_at_the_seal() {
     let forgeries = vec![Move::EditPayload, Move::ResignOtherKey, Move::UnaskedTicket, Move::TamperByte];
-    let run = run("sealed", Options { moves: Some(forgeries), ..Options::default() });
-    assert_eq!(run.verdict_words(), ["signature"; 4]);
-    assert!(run.ledger.is_empty());
+    let forged = run("sealed", Options { moves: Some(forgeries), ..Options::default() });
+    assert_eq!(forged.verdict_words(), ["signature"; 4]);
+    assert!(forged.ledger.is_empty());
     // The editor's "re-sign with a wrong key" seals made-up claims: the seal refuses them too.
-    let ticket = run.figure("ticket").as_str().expect("ticket");
+    let ticket = forged.figure("ticket").as_str().expect("ticket");
     let resealed = mrtr_sim::moves::OwnAttempt {
         ticket: Some(mrtr_sim::moves::resign_with_attacker_key(ticket)),
         ..Default::default()
     };
-    let own = self::run("sealed", Options { moves: Some(vec![]), attempt: Some(resealed), ..Options::default() });
+    let own = run("sealed", Options { moves: Some(vec![]), attempt: Some(resealed), ..Options::default() });
     assert_eq!(own.verdict_words(), ["signature"]);
 }
 
