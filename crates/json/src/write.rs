@@ -79,7 +79,10 @@ fn new_line(out: &mut impl Write, indent: Option<usize>) -> fmt::Result {
 /// mrtr_json::write_string(&mut out, "a\"\\\n\u{1}é").unwrap();
 /// assert_eq!(out, r#""a\"\\\n\u0001é""#);
 /// ```
-pub fn write_string(out: &mut impl Write, s: &str) -> fmt::Result {
+///
+/// One copy in the wasm whatever it writes into (`dyn`): a `Formatter` here, a `String` for
+/// canonical JSON.
+pub fn write_string(out: &mut dyn Write, s: &str) -> fmt::Result {
     out.write_char('"')?;
     let mut plain = 0;
     for (i, byte) in s.bytes().enumerate() {

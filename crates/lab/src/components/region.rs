@@ -12,7 +12,12 @@ use yew::prelude::*;
 /// A panel's heading, with what sits on its line after it (buttons) when there is something:
 /// the two then share a `panel-head` row.
 pub fn heading(id: &'static str, title: impl Into<AttrValue>, beside: Option<Html>) -> Html {
-    let heading = html! { <h2 {id}>{ title.into() }</h2> };
+    heading_of(id, title.into(), beside)
+}
+
+/// [`heading`] once, whatever the title was made from.
+fn heading_of(id: &'static str, title: AttrValue, beside: Option<Html>) -> Html {
+    let heading = html! { <h2 {id}>{ title }</h2> };
     match beside {
         Some(beside) => html! { <div class="panel-head">{ heading }{ beside }</div> },
         None => heading,

@@ -93,17 +93,26 @@ pub fn tool(name: &str) -> Option<&'static Tool> {
 
 /// A plain text result.
 pub fn text(text: impl Into<String>) -> Value {
-    json!({"content": [{"type": "text", "text": text.into()}]})
+    result(text.into(), None)
 }
 
 /// A text result with structured content beside it.
 pub fn text_with(text: impl Into<String>, structured: Value) -> Value {
-    json!({"content": [{"type": "text", "text": text.into()}], "structuredContent": structured})
+    result(text.into(), Some(("structuredContent", structured)))
 }
 
 /// A tool-level error the model can read (`isError: true`).
 pub fn tool_error(text: impl Into<String>) -> Value {
-    json!({"content": [{"type": "text", "text": text.into()}], "isError": true})
+    result(text.into(), Some(("isError", true.into())))
+}
+
+/// A tool's result: its text, and one more member when there is one.
+fn result(text: String, more: Option<(&str, Value)>) -> Value {
+    let mut result = json!({"content": [{"type": "text", "text": text}]});
+    if let Some((name, value)) = more {
+        result[name] = value;
+    }
+    result
 }
 
 /// A required number argument.
