@@ -75,9 +75,10 @@ impl<'a> Reader<'a> {
     pub fn new(bytes: &'a [u8]) -> Result<Self, Error> {
         match std::str::from_utf8(bytes) {
             Ok(text) => Ok(Reader { text, at: 0, depth: 0 }),
-            Err(e) => {
-                Err(error_at(format!("byte {} is not UTF-8 text", e.valid_up_to() + 1), &bytes[..e.valid_up_to()]))
-            }
+            Err(e) => Err(error_at(
+                format!("byte {} is not UTF-8 text", e.valid_up_to() + 1).into(),
+                &bytes[..e.valid_up_to()],
+            )),
         }
     }
 
@@ -146,7 +147,7 @@ impl<'a> Reader<'a> {
 
     /// An error at the reader's place, for a typed reader's own complaints.
     pub fn error(&self, what: impl Into<Cow<'static, str>>) -> Error {
-        error_at(what, &self.text.as_bytes()[..self.at])
+        error_at(what.into(), &self.text.as_bytes()[..self.at])
     }
 
     #[inline]
@@ -443,8 +444,8 @@ fn scaled(significand: u64, mut exponent: i64) -> f64 {
 }
 
 /// An error after the bytes `before`: its line and column counted in them.
-fn error_at(what: impl Into<Cow<'static, str>>, before: &[u8]) -> Error {
+fn error_at(what: Cow<'static, str>, before: &[u8]) -> Error {
     let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    Error { what: what.into(), line, column: before.len() - line_start + 1 }
+    Error { what, line, column: before.len() - line_start + 1 }
 }

@@ -142,6 +142,11 @@ impl Trace {
 
     /// Appends an event and returns its position.
     pub fn push(&mut self, at_ms: u64, from: Actor, to: Actor, kind: Kind, summary: impl Into<String>) -> usize {
+        self.push_line(at_ms, from, to, kind, summary.into())
+    }
+
+    /// [`Trace::push`] once, whatever the summary was made from.
+    fn push_line(&mut self, at_ms: u64, from: Actor, to: Actor, kind: Kind, summary: String) -> usize {
         let seq = self.events.len();
         self.events.push(Event {
             seq,
@@ -149,7 +154,7 @@ impl Trace {
             from,
             to,
             kind,
-            summary: line_for_people(summary.into()),
+            summary: line_for_people(summary),
             line: None,
             checks: None,
             effect: None,
