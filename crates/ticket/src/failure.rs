@@ -1,6 +1,7 @@
 //! Why a ticket was refused, with the values a person needs to understand it.
 
 use crate::check::Check;
+use crate::codec::Mode;
 use crate::time::secs;
 use mrtr_json::json;
 use mrtr_json::Value;
@@ -110,6 +111,18 @@ impl Failure {
             Failure::AlreadyUsed { first_used_at } => {
                 format!("this ticket was already redeemed at {}", secs(*first_used_at))
             }
+        }
+    }
+
+    /// [`Failure::explain`] in the words of the ticket's `mode`: a sealed box that does not
+    /// open is the AEAD's tag, not an HMAC.
+    pub fn explain_in(&self, mode: Mode) -> String {
+        match self {
+            Failure::BadSignature if mode == Mode::Sealed => "the box does not open (its Poly1305 tag does not \
+                match the nonce and ciphertext byte for byte): they were edited, re-encoded, cut, or sealed with \
+                another key"
+                .to_owned(),
+            _ => self.explain(),
         }
     }
 

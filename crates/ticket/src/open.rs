@@ -103,11 +103,7 @@ impl Opened {
     pub fn explain(&self, check: Check) -> String {
         match self.status(check) {
             Status::Failed => match &self.outcome {
-                Err(Failure::BadSignature) if self.mode == Mode::Sealed => "the box does not open (its Poly1305 tag \
-                    does not match the nonce and ciphertext byte for byte): they were edited, re-encoded, cut, or sealed \
-                    with another key"
-                    .to_owned(),
-                Err(failure) => failure.explain(),
+                Err(failure) => failure.explain_in(self.mode),
                 Ok(_) => String::new(),
             },
             Status::NotReached => "not reached: an earlier check failed".to_owned(),
