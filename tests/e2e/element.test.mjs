@@ -232,14 +232,16 @@ export const tests = {
     await page.done();
   },
 
-  async "the sample lesson page: three labs and a ticket in prose, readable in both themes"(ctx) {
+  async "the sample lesson page: three labs and two tickets in prose, readable in both themes"(ctx) {
     for (const colorScheme of ["light", "dark"]) {
       const page = await ctx.openPage("lesson.html", { colorScheme });
       // Every lab drawn to the end (the diagrams come a task after the verdict): a lab above
       // that grows later moves the buttons below it, and a click on the move would miss.
       await page.waitForFunction(() => [...document.querySelectorAll("mrtr-lab")].every((e) => e.shadowRoot.querySelector(".sequence-panel")));
       equal(await page.locator("mrtr-lab").count(), 3);
-      await page.locator("mrtr-ticket").getByRole("status").waitFor();
+      await page.locator("#ticket").getByRole("status").waitFor();
+      await page.locator("#sealed").getByRole("status").filter({ hasText: "Every check passed" }).waitFor();
+      ok((await page.locator("#sealed").getByLabel("The ticket, as the client holds it").inputValue()).startsWith("v1e."));
       ok((await status(page, "rounds")).includes("asked again"), "round 1's ticket takes the server back to the first question");
       const retry = page.locator("#voucher").getByRole("button", { name: "Honest retry", exact: true });
       await centredAndStill(retry);

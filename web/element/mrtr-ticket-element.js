@@ -97,12 +97,13 @@ class MrtrTicket extends HTMLElement {
     const parts = element("p", { className: "parts mono" });
     const payload = element("pre", { className: "payload" });
     const payloadSummary = element("summary");
+    const title = element("h2");
     const checks = element("ol", { className: "checks" });
     const verdict = element("p", { className: "verdict", role: "status" });
     const label = (caption, control) => element("label", {}, `${caption} `, control);
     this.shadowRoot.replaceChildren(
       element("section", { className: "ticket-widget" },
-        element("h2", { textContent: "A live ticket" }),
+        title,
         parts,
         element("details", {}, element("summary", { textContent: "Edit the ticket" }), text),
         element("div", { className: "row" }, flip, again),
@@ -112,7 +113,7 @@ class MrtrTicket extends HTMLElement {
         element("details", {}, payloadSummary, payload),
       ),
     );
-    this.#ui = { text, who, env, at, atLabel, parts, payload, payloadSummary, checks, verdict };
+    this.#ui = { text, who, env, at, atLabel, parts, payload, payloadSummary, title, checks, verdict };
     text.addEventListener("input", () => this.#open(text.value));
     for (const control of [who, env, at]) control.addEventListener("input", () => this.#open(this.#ticket));
     flip.addEventListener("click", () => {
@@ -134,6 +135,7 @@ class MrtrTicket extends HTMLElement {
     const mode = this.#mode;
     this.#ui.who.value = principal === "alice" ? "alice" : "bob";
     this.#ui.env.value = env;
+    this.#ui.title.textContent = mode === "sealed" ? "A live sealed ticket" : "A live ticket";
     this.#ui.payloadSummary.textContent = mode === "sealed"
       ? "The payload: sealed, only the server can read it"
       : "The payload anyone can read (signed, not secret)";
