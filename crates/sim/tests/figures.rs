@@ -252,6 +252,7 @@ fn sending_the_honest_retry_twice_replays_it_even_as_the_first_move() {
     let twice = || Options { moves: Some(vec![Move::SendTwice]), ..Options::default() };
     let recorded = run("voucher", twice());
     assert_eq!(recorded.verdict_words(), ["single-use"]);
+    assert_eq!(recorded.figure("firstRetryOn"), "replica B", "the first send, not the replay's replica A");
     assert_eq!(recorded.figure("redeemed"), &json!(1));
     let unrecorded = run("voucher", Options { record: Some(RecordMode::Off), ..twice() });
     assert_eq!(unrecorded.verdict_words(), ["accepted"]);

@@ -3,6 +3,7 @@
 use super::{world, Options, Run, Verdict};
 use crate::cluster::{Balancing, ClusterConfig, RecordMode};
 use crate::moves::{Move, OwnAttempt, Situation};
+use crate::trace::Kind;
 use crate::world::World;
 use mrtr_json::json;
 use mrtr_json::{Map, Value};
@@ -113,6 +114,8 @@ pub struct Prepared {
     figures_so_far: Map,
     /// The scenario's own figures, read off the finished run.
     more_figures: fn(&mut Run),
+    /// Where the moves start in the trace: the first retry is routed after it.
+    moves_start: usize,
 }
 
 fn no_more_figures(_: &mut Run) {}
@@ -132,6 +135,7 @@ impl Prepared {
         moves: &[Move],
     ) -> Prepared {
         let situation = situation_in_round(&mut world, method, params, round);
+        let moves_start = world.trace.events.len();
         let verdicts = situation.as_ref().map(|s| play(&mut world, s, moves)).unwrap_or_default();
         let mut figures_so_far = Map::new();
         match &situation {
@@ -149,7 +153,7 @@ impl Prepared {
                 figures_so_far.insert("error".into(), why.clone().into());
             }
         }
-        Prepared { id, world, situation, verdicts, figures_so_far, more_figures: no_more_figures }
+        Prepared { id, world, situation, verdicts, figures_so_far, more_figures: no_more_figures, moves_start }
     }
 
     fn with_figures(mut self, more_figures: fn(&mut Run)) -> Prepared {
@@ -176,8 +180,9 @@ impl Prepared {
         let words: Vec<String> = verdicts.iter().map(|v| v.answered.word()).collect();
         figures.insert("verdicts".into(), json!(words));
         figures.insert("ledgerEntries".into(), world.cluster.ledger().len().into());
-        if let Some(first) = verdicts.first().and_then(|v| v.replica) {
-            figures.insert("firstRetryOn".into(), first.name().into());
+        // The first retry's replica, read off the trace: a replay played first sends twice.
+        if let Some(first) = world.trace.events[self.moves_start..].iter().find(|e| e.kind == Kind::Route) {
+            figures.insert("firstRetryOn".into(), first.to.name().into());
         }
         let mut run = Run::new(self.id, world, verdicts, figures);
         (self.more_figures)(&mut run);
