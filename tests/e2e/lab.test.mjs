@@ -89,6 +89,18 @@ export const tests = {
     await page.context().close();
   },
 
+  async "sending the honest retry twice, played first, sends it twice: the record refuses the second"(ctx) {
+    const page = await ctx.openPage("#voucher");
+    await play(page, "Send the honest retry twice");
+    ok((await status(page)).includes("refused by the single-use check"), await status(page));
+    equal(await failedCheck(page), "single-use");
+    const steps = await page.locator(".seq-text li").allTextContents();
+    equal(steps.filter((s) => s.includes("id 1 · ticket T1 · tools/call redeem_voucher")).length, 2, steps.join("\n"));
+    await page.locator(".ledger").getByText("Ledger: 1 side effect").waitFor();
+    noProblems(page);
+    await page.context().close();
+  },
+
   async "in two rounds, round 1's ticket goes back to the first question, and the record refuses it"(ctx) {
     const page = await ctx.openPage("#book-seat");
     const stale = page.getByRole("button", { name: "Echo round 1's ticket", exact: true });
