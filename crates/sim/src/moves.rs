@@ -148,7 +148,7 @@ impl Move {
     pub fn what(self) -> &'static str {
         match self {
             Move::Honest => "New id, the person's answer in inputResponses, requestState byte for byte.",
-            Move::TamperByte => "The honest retry with one character of the ticket's payload changed.",
+            Move::TamperByte => "The honest retry with one character of the ticket's payload (a sealed ticket's nonce) changed.",
             Move::EditPayload => "Decode the readable payload, change a value (staging to prod, the price to 1.0), keep the old signature; a sealed box, unreadable, is changed blind.",
             Move::ResignOtherKey => "The same edit, then a fresh signature (or seal) made with the attacker's own key.",
             Move::Reencode => "An honest client that tidies the ticket: it decodes the payload and writes the same claims back as pretty-printed JSON (a sealed one it can only re-encode as standard base64), and keeps the tag. Same meaning, other bytes.",
