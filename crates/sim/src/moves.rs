@@ -391,8 +391,7 @@ pub fn edited_keeping_tag(ticket: &str, claims: &Value) -> String {
     if mode_of(ticket) != Mode::Sealed {
         return with_payload(ticket, claims);
     }
-    let the_box = ticket.rfind('.').map_or(0, |dot| dot + 1);
-    flip_char_at(ticket, the_box + (ticket.len() - the_box) / 2)
+    flip_middle(ticket, ticket.rfind('.').map_or(0, |dot| dot + 1), ticket.len())
 }
 
 /// How the ticket's prefix says it is protected: sealed (`v1e`) or signed.
@@ -413,9 +412,13 @@ fn mode_of(ticket: &str) -> Mode {
 /// assert!(forged_with_attacker_key("v1e.NONCE.BOX", &claims).starts_with("v1e."));
 /// ```
 pub fn forged_with_attacker_key(ticket: &str, claims: &Value) -> String {
+    wrapped_by_attacker(mode_of(ticket), mrtr_ticket::canonical_json(claims).as_bytes())
+}
+
+/// `payload` signed or sealed with the attacker's own key.
+fn wrapped_by_attacker(mode: Mode, payload: &[u8]) -> String {
     let key = Key::new(ATTACKER_KEY).unwrap_or_else(|_| unreachable!("32 bytes"));
-    Codec::new(key, mode_of(ticket))
-        .wrap_payload(mrtr_ticket::canonical_json(claims).as_bytes(), &mut FixedNonces(vec![7]))
+    Codec::new(key, mode).wrap_payload(payload, &mut FixedNonces(vec![7]))
 }
 
 /// Changes the character at `at` to another base64url character (`A`, or `B` where it was
@@ -434,9 +437,8 @@ pub fn resign_with_attacker_key(ticket: &str) -> String {
     if mode_of(ticket) == Mode::Sealed {
         return forged_with_attacker_key(ticket, &made_up_claims());
     }
-    let key = Key::new(ATTACKER_KEY).unwrap_or_else(|_| unreachable!("32 bytes"));
     let payload = ticket.split('.').nth(1).and_then(|p| mrtr_ticket::base64url_decode(p).ok()).unwrap_or_default();
-    Codec::new(key, Mode::Signed).wrap_payload(&payload, &mut FixedNonces(vec![7]))
+    wrapped_by_attacker(Mode::Signed, &payload)
 }
 
 /// The claims a forger writes where it cannot read the real ones.
@@ -491,8 +493,12 @@ fn standard_base64(base64url: &str) -> String {
 /// Changes one character in the middle of the payload to another base64url character.
 pub fn flip_one_char(ticket: &str) -> String {
     let first_dot = ticket.find('.').unwrap_or(0);
-    let last_dot = ticket.rfind('.').unwrap_or(ticket.len());
-    flip_char_at(ticket, first_dot + 1 + (last_dot.saturating_sub(first_dot + 1)) / 2)
+    flip_middle(ticket, first_dot + 1, ticket.rfind('.').unwrap_or(ticket.len()))
+}
+
+/// Changes the character in the middle of the bytes `from..to` of the ticket.
+fn flip_middle(ticket: &str, from: usize, to: usize) -> String {
+    flip_char_at(ticket, from + to.saturating_sub(from) / 2)
 }
 
 fn other_arguments(arguments: &Value) -> Value {
