@@ -88,7 +88,7 @@ impl Ignored {
 
 /// A value as a sentence quotes it: cut to [`MOST_ECHOED`] characters.
 pub(crate) fn quoted(value: &str) -> String {
-    format!("\"{}\"", clip(value, MOST_ECHOED))
+    format!("\"{}\"", clip(value.to_owned(), MOST_ECHOED))
 }
 
 /// The sentence for a name the lab does not know.

@@ -52,7 +52,7 @@ pub fn diagram(events: &[Event]) -> Html {
         // characters at most. The lanes leave room on the right for the labels of B's dots.
         let x = if event.from == event.to { from + 10 } else { from.min(to) + 8 };
         let label = format!("{} · {}", mrtr_ticket::secs(event.at_ms), event.summary);
-        let label = clip(&label, ((WIDTH - x) * 2 / 13).min(66) as usize);
+        let label = clip(label, ((WIDTH - x) * 2 / 13).min(66) as usize);
         let kind = kind_of(event);
         if event.from == event.to {
             html! {
