@@ -26,20 +26,24 @@ pub fn encode(bytes: impl AsRef<[u8]>) -> String {
 
 /// [`encode`] for a byte slice: one copy in the binary, whatever its callers hold bytes in.
 fn encode_bytes(bytes: &[u8]) -> String {
-    // Each 3 bytes → 4 symbols; a last 1 or 2 → 2 or 3.
-    let mut out = Vec::with_capacity((bytes.len() * 4).div_ceil(3));
-    let symbol = |bits: u32, shift: u32| ALPHABET[(bits >> shift & 63) as usize];
+    // Each 3 bytes → 4 symbols; a last 1 or 2 → 2 or 3. The symbols are ASCII, so each is a
+    // char of one byte (and no UTF-8 check, with its error's printer, comes into the binary).
+    let mut out = String::with_capacity((bytes.len() * 4).div_ceil(3));
+    let mut put = |bits: u32, shifts: &[u32]| {
+        for shift in shifts {
+            out.push(char::from(ALPHABET[(bits >> shift & 63) as usize]));
+        }
+    };
     let groups = bytes.chunks_exact(3);
     let rest = groups.remainder();
     for group in groups {
-        let bits = u32::from(group[0]) << 16 | u32::from(group[1]) << 8 | u32::from(group[2]);
-        out.extend_from_slice(&[symbol(bits, 18), symbol(bits, 12), symbol(bits, 6), symbol(bits, 0)]);
+        put(u32::from(group[0]) << 16 | u32::from(group[1]) << 8 | u32::from(group[2]), &[18, 12, 6, 0]);
     }
     if !rest.is_empty() {
         let bits = rest.iter().fold(0, |bits, &byte| bits << 8 | u32::from(byte)) << (8 * (3 - rest.len()));
-        out.extend([18, 12, 6][..=rest.len()].iter().map(|&shift| symbol(bits, shift)));
+        put(bits, &[18, 12, 6][..=rest.len()]);
     }
-    String::from_utf8(out).expect("the alphabet is ASCII")
+    out
 }
 
 /// Why a text is not strict base64url.
