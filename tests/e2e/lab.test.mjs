@@ -115,7 +115,7 @@ export const tests = {
     // fails: the server is back at the seat question, and the payment answer does not fit it.
     equal(await failedCheck(page), "answer");
     const row = await page.locator('[data-check="answer"]').textContent();
-    ok(row.includes("no usable answer for seat"), row);
+    ok(row.includes("no answer for seat that fits its question"), row);
     await page.locator(".wire pre").last().filter({ hasText: "Which seat on LX318?" }).waitFor();
     // The sequence names the tickets: round 2 answered with T2, the stale retry carries T1.
     const steps = await page.locator(".seq-text li").allTextContents();

@@ -368,10 +368,56 @@ fn after_the_ticket_the_server_checks_the_answer_came_with_it() {
     let delivery = world.send(&retry, None);
     let check = delivery.answers.expect("an answer check");
     assert!(!check.passed);
-    assert_eq!(check.detail, "no usable answer for confirm: the server asks again");
+    assert_eq!(check.detail, "no answer for confirm that fits its question: the server asks again");
     // A refused ticket never reaches the answer check.
     let refused = run("deploy", Options { moves: Some(vec![Move::OtherPrincipal]), ..Options::default() });
     assert_eq!(refused.verdicts[0].answers, None);
+}
+
+#[test]
+fn an_answer_that_does_not_fit_the_form_is_not_taken_and_the_server_asks_again() {
+    use mrtr_sim::cluster::ClusterConfig;
+    use mrtr_sim::world::World;
+    let retry_with = |tool: &str, arguments: mrtr_json::Value, key: &str, content: mrtr_json::Value| {
+        let mut world = World::new(ClusterConfig::default());
+        let situation = scenarios::situation(&mut world, "tools/call", json!({"name": tool, "arguments": arguments}))
+            .expect("situation");
+        let answers = json!({key: {"action": "accept", "content": content}});
+        let retry = world.client.retry(
+            &situation.first,
+            answers.as_object().cloned().unwrap_or_default(),
+            Some(&situation.ticket),
+        );
+        let delivery = world.send(&retry, None);
+        let result_type = delivery.response.as_ref().and_then(|r| r.pointer("/result/resultType")).cloned();
+        (delivery.answers.expect("an answer check"), result_type, world.cluster.ledger().entries().len())
+    };
+    let staging = || json!({"env": "staging"});
+    // A string where the form asks for a boolean, a required field missing, a seat the form
+    // does not offer, a title over its maxLength: the client's word, not the person's answer.
+    for (tool, arguments, key, content) in [
+        ("deploy", staging(), "confirm", json!({"confirm": "yes"})),
+        ("deploy", staging(), "confirm", json!({"confirm": 1})),
+        ("deploy", staging(), "confirm", json!({"ok": true})),
+        ("book_seat", json!({"flight": "LX 318"}), "seat", json!({"seat": "99Z"})),
+        ("name_release", json!({"version": "2.0"}), "title", json!({"title": "x".repeat(61)})),
+    ] {
+        let (check, result_type, entries) = retry_with(tool, arguments, key, content.clone());
+        assert_eq!(
+            check.detail,
+            format!("no answer for {key} that fits its question: the server asks again"),
+            "{content}"
+        );
+        assert_eq!(result_type, Some(json!("input_required")), "{content}");
+        assert_eq!(entries, 0, "{content}");
+    }
+    // What fits is taken: a no is a no (nothing deployed), a title of 60 characters a title.
+    let (check, result_type, entries) =
+        retry_with("deploy", staging(), "confirm", json!({"confirm": false, "note": 1}));
+    assert_eq!((check.passed, result_type, entries), (true, Some(json!("complete")), 0));
+    let (check, result_type, _) =
+        retry_with("name_release", json!({"version": "2.0"}), "title", json!({"title": "é".repeat(60)}));
+    assert_eq!((check.passed, result_type), (true, Some(json!("complete"))));
 }
 
 #[test]

@@ -54,6 +54,36 @@ impl Ask {
     }
 }
 
+/// True when a form's content fits its flat schema (the primitive fields MCP's elicitation
+/// allows): every required field there, and each field the schema names of its `type` (the
+/// lab's forms ask for booleans and strings), a string among its `enum` and within its
+/// `maxLength`. Fields it does not name are let be.
+fn fits(content: &Map, schema: &Value) -> bool {
+    for name in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+        if !name.as_str().is_some_and(|name| content.contains_key(name)) {
+            return false;
+        }
+    }
+    for (name, value) in content {
+        let Some(want) = schema.get("properties").and_then(|p| p.get(name)) else { continue };
+        let typed = match want.get("type").and_then(Value::as_str) {
+            Some("boolean") => value.as_bool().is_some(),
+            Some("string") => value.as_str().is_some(),
+            _ => true,
+        };
+        let text = value.as_str().unwrap_or_default();
+        let offered = want
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_none_or(|choices| choices.iter().any(|c| c.as_str() == Some(text)));
+        let short = want.get("maxLength").and_then(Value::as_u64).is_none_or(|max| text.chars().count() as u64 <= max);
+        if !(typed && offered && short) {
+            return false;
+        }
+    }
+    true
+}
+
 /// An answer from the client, read from `inputResponses`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
@@ -70,13 +100,16 @@ pub enum Answer {
 }
 
 impl Answer {
-    /// Reads an answer of the kind that was asked; `None` when it has another shape.
-    pub fn read(kind: InputKind, value: &Value) -> Option<Answer> {
-        match kind {
+    /// Reads an answer to `ask`; `None` when it has another shape, or when an accepted form's
+    /// content does not fit the form's schema (a string where it asks for a boolean, a choice
+    /// it does not offer, a required field missing): the client's word is not the person's.
+    pub fn read(ask: &Ask, value: &Value) -> Option<Answer> {
+        match ask.kind {
             InputKind::ElicitForm | InputKind::ElicitUrl => match value.get("action")?.as_str()? {
                 "accept" => {
                     let content = value.get("content").and_then(Value::as_object).cloned().unwrap_or_default();
-                    Some(Answer::Accept(content))
+                    let schema = ask.request.pointer("/params/requestedSchema").unwrap_or(&Value::Null);
+                    fits(&content, schema).then_some(Answer::Accept(content))
                 }
                 "decline" => Some(Answer::Decline),
                 "cancel" => Some(Answer::Cancel),

@@ -358,7 +358,7 @@ impl Server {
                 let keys: Vec<&str> = round.asks.keys().map(String::as_str).collect();
                 AnswerCheck {
                     passed: false,
-                    detail: format!("no usable answer for {}: the server asks again", keys.join(", ")),
+                    detail: format!("no answer for {} that fits its question: the server asks again", keys.join(", ")),
                 }
             } else if round.answered.is_empty() {
                 AnswerCheck { passed: true, detail: "nothing more was needed".into() }

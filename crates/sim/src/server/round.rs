@@ -35,7 +35,7 @@ impl<'a> Round<'a> {
     /// the first of `ways` this client declared it supports, and returns `None`.
     pub fn answer(&mut self, key: &str, ways: &[Ask]) -> Option<Answer> {
         if let Some(value) = self.answers.get(key) {
-            if let Some(answer) = ways.iter().find_map(|way| Answer::read(way.kind, value)) {
+            if let Some(answer) = ways.iter().find_map(|way| Answer::read(way, value)) {
                 self.answered.push(key.to_owned());
                 return Some(answer);
             }

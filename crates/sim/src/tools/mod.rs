@@ -101,11 +101,6 @@ pub fn text_with(text: impl Into<String>, structured: Value) -> Value {
     result(text.into(), Some(("structuredContent", structured)))
 }
 
-/// A tool-level error the model can read (`isError: true`).
-pub fn tool_error(text: impl Into<String>) -> Value {
-    result(text.into(), Some(("isError", true.into())))
-}
-
 /// A tool's result: its text, and one more member when there is one.
 fn result(text: String, more: Option<(&str, Value)>) -> Value {
     let mut result = json!({"content": [{"type": "text", "text": text}]});

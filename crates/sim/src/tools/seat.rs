@@ -2,9 +2,9 @@
 //! asks to pay for it, and its ticket carries the seat chosen. A client must echo the latest
 //! ticket: round 1's takes the server back to the seat question.
 
-use super::{text, text_with, tool_error, Effects, Step, Tool};
+use super::{text, text_with, Effects, Step, Tool};
 use crate::ledger::money;
-use crate::server::{Answer, Ask, Round};
+use crate::server::{Ask, Round};
 use mrtr_json::json;
 use mrtr_json::{Map, Value};
 
@@ -30,15 +30,13 @@ fn run(args: &Map, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
     let saved = round.saved().and_then(|s| s.get("seat")).and_then(Value::as_str).map(str::to_owned);
     let seat = match saved {
         Some(seat) => seat,
+        // An accepted answer names one of the seats: the form offers no others.
         None => match round.answer("seat", &[which_seat(flight)]) {
             None => return Step::Asked,
-            Some(answer @ Answer::Accept(_)) => match answer.text_field("seat").filter(|s| SEATS.contains(s)) {
+            Some(answer) => match answer.text_field("seat") {
                 Some(seat) => seat.to_owned(),
-                None => {
-                    return Step::Done(tool_error(format!("There is no such seat on {flight}: nothing was booked.")))
-                }
+                None => return Step::Done(text("No seat was chosen: nothing was booked.")),
             },
-            Some(_) => return Step::Done(text("No seat was chosen: nothing was booked.")),
         },
     };
     round.save(json!({"seat": seat.as_str()}));
