@@ -218,6 +218,13 @@ export const tests = {
     await page.getByRole("button", { name: "Honest retry", exact: true }).waitFor();
     for (let i = 0; i < 12; i++) takeWarning(page, 'mrtr-lab ignored: move "fly" is unknown (known: honest, ');
     takeWarning(page, "mrtr-lab ignored: 99988 more like these, not listed");
+    // The page says it too, above the scenario, until the learner's first action.
+    const leftOut = page.getByRole("status", { name: "What the lab left out" }).getByRole("listitem");
+    equal(await leftOut.count(), 13);
+    ok((await leftOut.first().textContent()).startsWith('Left out: move "fly" is unknown (known: honest, '));
+    equal(await leftOut.last().textContent(), "Left out: 99988 more like these, not listed");
+    await page.getByRole("button", { name: "Honest retry", exact: true }).click();
+    await leftOut.first().waitFor({ state: "detached" });
     noProblems(page);
     await page.context().close();
   },

@@ -96,6 +96,13 @@ fn unknown<'a>(what: &str, name: &str, known: impl IntoIterator<Item = &'a str>)
     format!("{what} {} is unknown (known: {})", quoted(name), known.into_iter().collect::<Vec<_>>().join(", "))
 }
 
+/// Notes `name` in `ignored` when it names no scenario.
+fn unknown_scenario(name: &str, ignored: &mut Ignored) {
+    if mrtr_sim::scenarios::find(name).is_none() {
+        ignored.say(|| unknown("scenario", name, mrtr_sim::scenarios::SCENARIOS.iter().map(|s| s.id)));
+    }
+}
+
 /// The choice `value` names (by its id), if any; an unknown one is noted in `ignored`.
 fn pick<T: Copy>(
     value: Option<&str>,
@@ -192,10 +199,14 @@ pub fn from_fragment(fragment: &str) -> Lab {
 /// key or value), for the lesson author whose link or attribute has a typo.
 pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
     let fragment = fragment.trim_start_matches('#');
-    if !fragment.contains('=') {
-        return (Lab::open(fragment), Vec::new());
-    }
     let mut ignored = Ignored::default();
+    if !fragment.contains('=') {
+        // A bare scenario name; none (or the skip link's target, the lab's main) opens the first.
+        if !fragment.is_empty() && fragment != crate::view::MAIN_ID {
+            unknown_scenario(fragment, &mut ignored);
+        }
+        return (Lab::open(fragment), ignored.sentences());
+    }
     let pairs: Vec<(&str, String)> = fragment
         .split('&')
         .filter(|kv| !kv.is_empty())
@@ -207,9 +218,7 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
         ignored.say(|| unknown("key", key, KEYS));
     }
     let scenario = get("s").unwrap_or("deploy");
-    if mrtr_sim::scenarios::find(scenario).is_none() {
-        ignored.say(|| unknown("scenario", scenario, mrtr_sim::scenarios::SCENARIOS.iter().map(|s| s.id)));
-    }
+    unknown_scenario(scenario, &mut ignored);
     let opened = Lab::scenario_for(scenario);
     let mut moves = Vec::new();
     for id in get("m").unwrap_or("").split(',').map(str::trim).filter(|id| !id.is_empty()) {
@@ -294,6 +303,26 @@ mod tests {
                 "replica \"C\" is unknown",
             ]
         );
+    }
+
+    #[test]
+    fn a_bare_name_the_lab_does_not_know_is_said_but_its_own_anchor_is_not() {
+        let (lab, ignored) = read_fragment("#vocher");
+        assert_eq!(lab.scenario, "deploy");
+        assert_eq!(ignored.len(), 1);
+        assert!(ignored[0].starts_with("scenario \"vocher\" is unknown (known: deploy, "), "{}", ignored[0]);
+        for quiet in ["", "#", "#voucher", "#misuse-ticket", "#lab-main"] {
+            assert_eq!(read_fragment(quiet).1, Vec::<String>::new(), "{quiet}");
+        }
+    }
+
+    #[test]
+    fn what_a_restored_situation_left_out_stays_on_the_lab_until_the_next_action() {
+        let lab = Lab::open("voucher").apply(Action::Restore("s=deploy&m=alcie,honest".into()));
+        assert_eq!(lab.played, [Move::Honest]);
+        assert_eq!(lab.ignored.len(), 1);
+        assert!(lab.ignored[0].starts_with("move \"alcie\" is unknown"), "{}", lab.ignored[0]);
+        assert_eq!(lab.apply(Action::ShowAll).ignored, Vec::<String>::new());
     }
 
     #[test]

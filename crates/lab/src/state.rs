@@ -34,6 +34,10 @@ pub struct Lab {
     pub run: Rc<Run>,
     /// How many trace events the diagrams show (`None`: all of them).
     pub cursor: Option<usize>,
+    /// What the link, session file or element attributes that opened this lab asked for and
+    /// the lab left out (a typo in a scenario or move name, a value it does not know), a
+    /// sentence each: shown until the learner's next action.
+    pub ignored: Vec<String>,
     /// The scenario played up to your own attempt, while only the attempt changes.
     prefix: Prefix,
 }
@@ -114,6 +118,7 @@ impl Lab {
             reply: Reply::Accept,
             run: Rc::new(empty_run()),
             cursor: None,
+            ignored: Vec::new(),
             prefix: Prefix::default(),
         };
         lab.apply_from(true, actions)
@@ -218,7 +223,8 @@ impl Lab {
     /// Applies these actions in order with one run of the simulation at the end (what a
     /// link asks for), or a run before any action that reads the last one (an edit of the
     /// ticket the server gave, a step of the diagrams).
-    pub fn apply_all(self, actions: impl IntoIterator<Item = Action>) -> Lab {
+    pub fn apply_all(mut self, actions: impl IntoIterator<Item = Action>) -> Lab {
+        self.ignored.clear();
         self.apply_from(false, actions)
     }
 
@@ -249,7 +255,11 @@ impl Lab {
     fn change(&mut self, action: Action) -> Change {
         match action {
             Action::Pick(scenario) => return Change::Whole(Box::new(Lab::open(scenario))),
-            Action::Restore(fragment) => return Change::Whole(Box::new(crate::share::from_fragment(&fragment))),
+            Action::Restore(fragment) => {
+                let (mut lab, ignored) = crate::share::read_fragment(&fragment);
+                lab.ignored = ignored;
+                return Change::Whole(Box::new(lab));
+            }
             // A scenario without moves (a flow) has nothing to play them on, and a situation
             // holds at most MAX_MOVES: either way it stays as it is.
             Action::Play(_) if !self.can_play_a_move() => return Change::None,

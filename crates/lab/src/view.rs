@@ -27,6 +27,9 @@ use crate::state::{Action, Lab};
 use std::rc::Rc;
 use yew::prelude::*;
 
+/// The id of the lab's main landmark on its own page, which the page's skip link targets.
+pub const MAIN_ID: &str = "lab-main";
+
 /// How much of the lab a host shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
@@ -69,15 +72,17 @@ impl Reducible for Current {
 /// The lab's state for a host: the reducer, and a `send` that stays the same callback across
 /// renders (so panels whose data did not change are not rendered again). `init` opens the lab
 /// the host asked for and says what of the request it ignored (a typo in a scenario or move
-/// name, a value it does not know): that goes to the console, for the page's author.
+/// name, a value it does not know): in the console, for the page's author, and on the page
+/// until the first action (`Lab::ignored`).
 #[hook]
 pub fn use_lab<F: FnOnce() -> (Lab, Vec<String>)>(init: F) -> (Rc<Lab>, Callback<Action>) {
     let lab = use_reducer(move || {
-        let (lab, ignored) = init();
+        let (mut lab, ignored) = init();
         crate::mark("mrtr-lab:opened");
-        for sentence in ignored {
+        for sentence in &ignored {
             web_sys::console::warn_1(&format!("mrtr-lab ignored: {sentence}").into());
         }
+        lab.ignored = ignored;
         Current(Rc::new(lab))
     });
     let dispatcher = lab.dispatcher();
@@ -180,7 +185,7 @@ pub fn lab_view(props: &Props) -> Html {
             if props.picker {
                 { panel(picker, &settled, send, host) }
             }
-            <@{landmark} id="lab-main" class="lab" aria-label={label}>
+            <@{landmark} id={MAIN_ID} class="lab" aria-label={label}>
                 <div class="column controls-column">
                     { panel(intro, &settled, send, host) }
                     { panel(moves, &settled, send, host) }

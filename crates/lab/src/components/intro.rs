@@ -28,6 +28,11 @@ fn intro_with(props: &Panel, tools: bool) -> Html {
     html! {
         <section class="intro" aria-labelledby={props.host.owns_document.then_some("intro-title")}>
             { heading("intro-title", scenario.title, None) }
+            if !props.lab.ignored.is_empty() {
+                <ul class="problems" role="status" aria-label="What the lab left out">
+                    { for props.lab.ignored.iter().map(|sentence| html! { <li>{ format!("Left out: {sentence}") }</li> }) }
+                </ul>
+            }
             <p>{ scenario.teaches }</p>
             <p class="rule"><strong>{ "The rule: " }</strong>{ scenario.rule }</p>
             if tools {
