@@ -189,14 +189,10 @@ pub fn is_situation(fragment: &str) -> bool {
     fragment.contains("s=") || mrtr_sim::scenarios::find(fragment).is_some()
 }
 
-/// The situation a fragment describes; anything it does not say keeps its default, and
-/// anything it says wrong is ignored. A bare `#voucher` opens that scenario.
-pub fn from_fragment(fragment: &str) -> Lab {
-    read_fragment(fragment).0
-}
-
-/// [`from_fragment`], plus a sentence for each part it ignored (an unknown scenario, move,
-/// key or value), for the lesson author whose link or attribute has a typo.
+/// The situation a fragment describes, and a sentence for each part it ignored (an unknown
+/// scenario, move, key or value), for the lesson author whose link or attribute has a typo.
+/// Anything the fragment does not say keeps its default; a bare `#voucher` opens that
+/// scenario.
 pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
     let fragment = fragment.trim_start_matches('#');
     let mut ignored = Ignored::default();
@@ -275,20 +271,20 @@ mod tests {
             .apply(Action::Replica(Some(Replica::B)));
         let edited = mrtr_sim::moves::flip_one_char(&lab.attempt_ticket());
         let lab = lab.apply(Action::EditTicket(format!("{edited} & é")));
-        let restored = from_fragment(&to_fragment(&lab));
+        let restored = read_fragment(&to_fragment(&lab)).0;
         assert_eq!(restored.run.verdicts, lab.run.verdicts);
         assert_eq!(restored.own, lab.own);
         assert_eq!(to_fragment(&restored), to_fragment(&lab));
         // A request written by hand, with every character a link must escape.
         let written = lab.apply(Action::EditLine("{\"id\": 1,\n \"method\": \"tools/list\" & #é%".into()));
-        let restored = from_fragment(&to_fragment(&written));
+        let restored = read_fragment(&to_fragment(&written)).0;
         assert_eq!(restored.own, written.own);
         assert_eq!(restored.run.verdicts, written.run.verdicts);
     }
 
     #[test]
     fn a_bare_name_and_a_broken_fragment_still_open_a_lab() {
-        assert_eq!(from_fragment("#voucher").scenario, "voucher");
+        assert_eq!(read_fragment("#voucher").0.scenario, "voucher");
         let (lab, ignored) = read_fragment("s=nope&m=fly,honest&r=sideways&c=soon&zz=1&x=C");
         assert_eq!(lab.scenario, "deploy");
         assert_eq!(lab.played, [Move::Honest]);
@@ -375,7 +371,7 @@ mod tests {
             assert!(lab.played.len() <= MAX_MOVES, "{fragment}");
             assert!(!lab.run.trace.events.is_empty(), "{fragment}: the scenario still plays");
             // What it opened to survives its own link.
-            assert_eq!(from_fragment(&to_fragment(&lab)).run.verdicts, lab.run.verdicts, "{fragment}");
+            assert_eq!(read_fragment(&to_fragment(&lab)).0.run.verdicts, lab.run.verdicts, "{fragment}");
         }
     }
 
