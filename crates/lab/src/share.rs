@@ -3,8 +3,8 @@
 //! or with a request written by hand, `…&l=…`.
 //! The fragment never holds a secret: the lab's key is a lab key, and it is not in the link.
 
-use crate::diagrams::clip;
 use crate::state::{Action, Lab, MAX_MOVES};
+use crate::text::clip;
 use mrtr_json::json;
 use mrtr_sim::cluster::{RecordMode, Replica};
 use mrtr_sim::moves::Move;
