@@ -161,7 +161,7 @@ export const tests = {
     takeWarning(page, 'mrtr-lab ignored: key "%%%" is unknown (known: s, m, r,');
     takeWarning(page, 'mrtr-lab ignored: scenario "nope" is unknown (known: deploy,');
     // And the lab says it above its scenario, for the author who looks at the page.
-    const leftOut = page.locator("#lab").getByRole("status", { name: "What the lab left out" }).getByRole("listitem");
+    const leftOut = page.locator("#lab").getByRole("list", { name: "What the lab left out" }).getByRole("listitem");
     equal(await leftOut.allTextContents().then((items) => items.map((t) => t.split(" (")[0])), ['Left out: key "%%%" is unknown', 'Left out: scenario "nope" is unknown']);
     noProblems(page);
     await page.done();

@@ -219,10 +219,11 @@ export const tests = {
     for (let i = 0; i < 12; i++) takeWarning(page, 'mrtr-lab ignored: move "fly" is unknown (known: honest, ');
     takeWarning(page, "mrtr-lab ignored: 99988 more like these, not listed");
     // The page says it too, above the scenario, until the learner's first action.
-    const leftOut = page.getByRole("status", { name: "What the lab left out" }).getByRole("listitem");
+    const leftOut = page.getByRole("list", { name: "What the lab left out" }).getByRole("listitem");
     equal(await leftOut.count(), 13);
     ok((await leftOut.first().textContent()).startsWith('Left out: move "fly" is unknown (known: honest, '));
     equal(await leftOut.last().textContent(), "Left out: 99988 more like these, not listed");
+    equal(await axeViolations(page, ctx.root), [], "axe violations with the list of what was left out");
     await page.getByRole("button", { name: "Honest retry", exact: true }).click();
     await leftOut.first().waitFor({ state: "detached" });
     noProblems(page);

@@ -29,7 +29,7 @@ fn intro_with(props: &Panel, tools: bool) -> Html {
         <section class="intro" aria-labelledby={props.host.owns_document.then_some("intro-title")}>
             { heading("intro-title", scenario.title, None) }
             if !props.lab.ignored.is_empty() {
-                <ul class="problems" role="status" aria-label="What the lab left out">
+                <ul class="problems" aria-label="What the lab left out">
                     { for props.lab.ignored.iter().map(|sentence| html! { <li>{ format!("Left out: {sentence}") }</li> }) }
                 </ul>
             }
