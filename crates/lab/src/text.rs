@@ -4,8 +4,8 @@
 /// when cut: a text that fits comes back as it was, with no copy.
 pub fn clip(mut text: String, max: usize) -> String {
     // Where the `max`-th character starts, if another follows it.
-    let mut from_last = text.char_indices().skip(max.max(1) - 1).map(|(at, _)| at);
-    if let (Some(cut), Some(_)) = (from_last.next(), from_last.next()) {
+    let mut starts = text.char_indices().map(|(at, _)| at);
+    if let (Some(cut), Some(_)) = (starts.nth(max.max(1) - 1), starts.next()) {
         text.truncate(cut);
         text.push('…');
     }
