@@ -388,18 +388,10 @@ impl Situation {
 /// assert_eq!(edited_keeping_tag("v1e.NONCE.BOXBOX", &claims), "v1e.NONCE.BOXAOX");
 /// ```
 pub fn edited_keeping_tag(ticket: &str, claims: &Value) -> String {
-    if mode_of(ticket) != Mode::Sealed {
+    if Mode::of_ticket(ticket) != Mode::Sealed {
         return with_payload(ticket, claims);
     }
     flip_middle(ticket, ticket.rfind('.').map_or(0, |dot| dot + 1), ticket.len())
-}
-
-/// How the ticket's prefix says it is protected: sealed (`v1e`) or signed.
-fn mode_of(ticket: &str) -> Mode {
-    match ticket.split('.').next() {
-        Some(prefix) if prefix == Mode::Sealed.prefix() => Mode::Sealed,
-        _ => Mode::Signed,
-    }
 }
 
 /// A ticket carrying `claims`, made by the attacker with its own key in the format of
@@ -412,7 +404,7 @@ fn mode_of(ticket: &str) -> Mode {
 /// assert!(forged_with_attacker_key("v1e.NONCE.BOX", &claims).starts_with("v1e."));
 /// ```
 pub fn forged_with_attacker_key(ticket: &str, claims: &Value) -> String {
-    wrapped_by_attacker(mode_of(ticket), mrtr_ticket::canonical_json(claims).as_bytes())
+    wrapped_by_attacker(Mode::of_ticket(ticket), mrtr_ticket::canonical_json(claims).as_bytes())
 }
 
 /// `payload` signed or sealed with the attacker's own key.
@@ -434,7 +426,7 @@ pub fn flip_char_at(ticket: &str, at: usize) -> String {
 /// Signs the ticket's payload again, as it stands, with the attacker's own key. A sealed
 /// payload does not read without the server's key: made-up claims are sealed instead.
 pub fn resign_with_attacker_key(ticket: &str) -> String {
-    if mode_of(ticket) == Mode::Sealed {
+    if Mode::of_ticket(ticket) == Mode::Sealed {
         return forged_with_attacker_key(ticket, &made_up_claims());
     }
     let payload = ticket.split('.').nth(1).and_then(|p| mrtr_ticket::base64url_decode(p).ok()).unwrap_or_default();

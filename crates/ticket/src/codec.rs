@@ -39,6 +39,22 @@ impl Mode {
             Mode::Sealed => "v1e",
         }
     }
+
+    /// How a ticket's prefix says it is protected: sealed for `v1e.`, signed otherwise (an
+    /// unsigned ticket's prefix is the signed one's). What it claims, not what it is.
+    ///
+    /// ```
+    /// use mrtr_ticket::Mode;
+    /// assert_eq!(Mode::of_ticket("v1e.NONCE.BOX"), Mode::Sealed);
+    /// assert_eq!(Mode::of_ticket("v1.e30.TAG"), Mode::Signed);
+    /// assert_eq!(Mode::of_ticket("hello"), Mode::Signed);
+    /// ```
+    pub fn of_ticket(ticket: &str) -> Mode {
+        match ticket.split('.').next() {
+            Some(prefix) if prefix == Mode::Sealed.prefix() => Mode::Sealed,
+            _ => Mode::Signed,
+        }
+    }
 }
 
 /// What a server knows when it mints a ticket.

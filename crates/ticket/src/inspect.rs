@@ -2,6 +2,7 @@
 //! as can be made of broken input, with exactly what is wrong.
 
 use crate::b64;
+use crate::Mode;
 use mrtr_json::Value;
 use serde::Serialize;
 
@@ -93,7 +94,7 @@ pub fn inspect(ticket: &str) -> Inspection {
         seen.problems.push("white space at the start or end: copy the ticket exactly".to_owned());
     }
     let texts: Vec<&str> = ticket.splitn(4, '.').collect();
-    seen.sealed = texts[0] == "v1e";
+    seen.sealed = Mode::of_ticket(ticket) == Mode::Sealed;
     let roles = if seen.sealed {
         [Role::Prefix, Role::Nonce, Role::SealedBox]
     } else {
