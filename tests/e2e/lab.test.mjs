@@ -166,6 +166,8 @@ export const tests = {
   async "a 1 MB paste and garbage get a clear refusal, no hang"(ctx) {
     const page = await ctx.openPage("#deploy");
     const raw = page.getByLabel("Raw ticket (your attempt)");
+    // The editor is drawn a task after the lab opens: set the field once it is there.
+    await raw.waitFor();
     const started = Date.now();
     // Set through the page (Playwright would print a failed megabyte fill in full).
     await page.evaluate(() => {
