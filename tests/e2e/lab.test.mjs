@@ -104,6 +104,8 @@ export const tests = {
   async "in two rounds, round 1's ticket goes back to the first question, and the record refuses it"(ctx) {
     const page = await ctx.openPage("#book-seat");
     const stale = page.getByRole("button", { name: "Echo round 1's ticket", exact: true });
+    // isVisible does not wait: the lab draws its moves after the page's load event.
+    await stale.waitFor({ state: "attached" });
     ok(await stale.isVisible(), "a flow of two rounds lists the move first, not under More moves");
     const titles = await page.locator(".moves .move-title").allTextContents();
     equal(titles.slice(0, 2), ["Honest retry", "Echo round 1's ticket"], "right after the honest retry");
