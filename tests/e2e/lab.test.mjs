@@ -302,7 +302,9 @@ export const tests = {
   async "every scenario has no axe violations, and a screenshot"(ctx) {
     const ids = await (async () => {
       const page = await ctx.openPage();
-      const names = await page.getByRole("navigation", { name: "Scenarios" }).getByRole("button").allTextContents();
+      const buttons = page.getByRole("navigation", { name: "Scenarios" }).getByRole("button");
+      await buttons.first().waitFor(); // allTextContents does not wait for the lab to draw
+      const names = await buttons.allTextContents();
       await page.context().close();
       return names;
     })();
