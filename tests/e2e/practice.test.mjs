@@ -5,8 +5,12 @@ import { equal, noProblems, ok } from "./assert.mjs";
 
 export const tests = {
   async "the quick check scores, explains and links into the lab"(ctx) {
-    const page = await ctx.openPage("#deploy");
+    // A lesson links to the quick check by its heading's id: the lab opens there, the page
+    // scrolled to it once drawn, and does not read the id as a mistyped scenario.
+    const page = await ctx.openPage("#quiz-title");
     const quiz = page.getByRole("region", { name: "Quick check" });
+    await page.waitForFunction(() => Math.abs(document.getElementById("quiz-title")?.getBoundingClientRect().top ?? 1e9) < innerHeight / 2, null, { timeout: 5000 });
+    equal(await page.getByRole("list", { name: "What the lab left out" }).count(), 0, "nothing left out");
     await quiz.getByRole("radio", { name: "tools/list" }).check();
     await quiz.getByRole("radio", { name: "Because it is large" }).check();
     ok((await quiz.textContent()).includes("Only tools/call, prompts/get and resources/read may return it."));

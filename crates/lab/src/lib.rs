@@ -127,6 +127,19 @@ fn current_fragment() -> String {
         .unwrap_or_default()
 }
 
+/// A link to a place in the page (`#quiz-title`: [`view::is_page_anchor`]) opens the lab
+/// there. The browser cannot: the place is not drawn when the page loads. Called once the
+/// panels below the first window are drawn (they come a task after the first render), before
+/// the address bar shows the situation instead.
+fn scroll_to_page_anchor() {
+    let fragment = current_fragment();
+    if view::is_page_anchor(&fragment) {
+        if let Some(place) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(&fragment)) {
+            place.scroll_into_view();
+        }
+    }
+}
+
 /// Writes the situation into the address bar without adding a history entry.
 fn show_fragment(fragment: &str) {
     if current_fragment() == fragment {
@@ -220,6 +233,9 @@ pub fn app() -> Html {
             yew::platform::spawn_local(async move {
                 yew::platform::time::sleep(std::time::Duration::from_millis(LINK_DELAY_MS)).await;
                 if *generation.borrow() == mine {
+                    if mine == 1 {
+                        scroll_to_page_anchor();
+                    }
                     show_fragment(&share::to_fragment(&state));
                 }
             });

@@ -197,8 +197,9 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
     let fragment = fragment.trim_start_matches('#');
     let mut ignored = Ignored::default();
     if !fragment.contains('=') {
-        // A bare scenario name; none (or the skip link's target, the lab's main) opens the first.
-        if !fragment.is_empty() && fragment != crate::view::MAIN_ID {
+        // A bare scenario name; none (or a place in the page, the skip link's target or a
+        // panel's heading) opens the first.
+        if !fragment.is_empty() && !crate::view::is_page_anchor(fragment) {
             unknown_scenario(fragment, &mut ignored);
         }
         return (Lab::open(fragment), ignored.sentences());
@@ -302,12 +303,12 @@ mod tests {
     }
 
     #[test]
-    fn a_bare_name_the_lab_does_not_know_is_said_but_its_own_anchor_is_not() {
+    fn a_bare_name_the_lab_does_not_know_is_said_but_its_own_anchors_are_not() {
         let (lab, ignored) = read_fragment("#vocher");
         assert_eq!(lab.scenario, "deploy");
         assert_eq!(ignored.len(), 1);
         assert!(ignored[0].starts_with("scenario \"vocher\" is unknown (known: deploy, "), "{}", ignored[0]);
-        for quiet in ["", "#", "#voucher", "#misuse-ticket", "#lab-main"] {
+        for quiet in ["", "#", "#voucher", "#misuse-ticket", "#lab-main", "#quiz-title", "#campaign-title"] {
             assert_eq!(read_fragment(quiet).1, Vec::<String>::new(), "{quiet}");
         }
     }

@@ -30,6 +30,13 @@ use yew::prelude::*;
 /// The id of the lab's main landmark on its own page, which the page's skip link targets.
 pub const MAIN_ID: &str = "lab-main";
 
+/// Whether a bare fragment names a place in the lab's own page rather than a scenario: its
+/// main landmark, or a panel by its heading's id (`#quiz-title`, `#campaign-title`), so that
+/// a lesson can link to the quick check or the campaign.
+pub fn is_page_anchor(name: &str) -> bool {
+    name == MAIN_ID || name.ends_with("-title")
+}
+
 /// How much of the lab a host shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
