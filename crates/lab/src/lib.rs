@@ -34,6 +34,10 @@ use yew::prelude::*;
 const THEME_KEY: &str = "mrtr-lab-theme";
 /// How long the address bar waits after the last change before it shows the new situation.
 const LINK_DELAY_MS: u64 = 250;
+/// A link to a place in the page scrolls there this many times at most, this far apart,
+/// before the address bar shows the situation.
+const ANCHOR_SCROLLS: usize = 5;
+const ANCHOR_SETTLE_MS: u64 = 60;
 
 /// Starts what the page asks for, after installing the panic hook: the iframe lab on
 /// `embed.html`, the whole lab on a page whose body says `data-mrtr-lab="page"` (index.html),
@@ -130,14 +134,15 @@ fn current_fragment() -> String {
 /// A link to a place in the page (`#quiz-title`: [`view::is_page_anchor`]) opens the lab
 /// there. The browser cannot: the place is not drawn when the page loads. Called once the
 /// panels below the first window are drawn (they come a task after the first render), before
-/// the address bar shows the situation instead.
-fn scroll_to_page_anchor() {
+/// the address bar shows the situation instead; says whether the link named such a place.
+fn scroll_to_page_anchor() -> bool {
     let fragment = current_fragment();
-    if view::is_page_anchor(&fragment) {
-        if let Some(place) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(&fragment)) {
-            place.scroll_into_view();
-        }
+    let place =
+        view::is_page_anchor(&fragment).then(|| web_sys::window()?.document()?.get_element_by_id(&fragment)).flatten();
+    if let Some(place) = &place {
+        place.scroll_into_view();
     }
+    place.is_some()
 }
 
 /// Writes the situation into the address bar without adding a history entry.
@@ -231,11 +236,18 @@ pub fn app() -> Html {
             *generation.borrow_mut() += 1;
             let mine = *generation.borrow();
             yew::platform::spawn_local(async move {
-                yew::platform::time::sleep(std::time::Duration::from_millis(LINK_DELAY_MS)).await;
-                if *generation.borrow() == mine {
-                    if mine == 1 {
-                        scroll_to_page_anchor();
+                let mut wait = LINK_DELAY_MS;
+                // The page's first link may name a place in it: scroll there, then again
+                // while the panels above it, drawn as they come near the window, take their
+                // real heights and move it.
+                for _ in 0..ANCHOR_SCROLLS {
+                    yew::platform::time::sleep(std::time::Duration::from_millis(wait)).await;
+                    if *generation.borrow() != mine || mine != 1 || !scroll_to_page_anchor() {
+                        break;
                     }
+                    wait = ANCHOR_SETTLE_MS;
+                }
+                if *generation.borrow() == mine {
                     show_fragment(&share::to_fragment(&state));
                 }
             });

@@ -74,8 +74,8 @@ pub fn diagram(events: &[Event]) -> Html {
         }
     });
     html! {
-        <svg class="sequence" viewBox={format!("0 0 {WIDTH} {height}")} role="img" aria-labelledby="seq-title seq-desc">
-            <title id="seq-title">{ "Sequence diagram" }</title>
+        <svg class="sequence" viewBox={format!("0 0 {WIDTH} {height}")} role="img" aria-labelledby="seq-name seq-desc">
+            <title id="seq-name">{ "Sequence diagram" }</title>
             <desc id="seq-desc">{ format!("{} steps between client, balancer, replicas A and B, person and ledger; the same steps are listed as text below.", rows.len()) }</desc>
             { for lanes }
             { for arrows }

@@ -33,8 +33,8 @@ pub fn diagram(verdicts: &[Verdict], minted_ms: u64, ttl_ms: u64) -> Html {
         }
     });
     html! {
-        <svg class="timeline" viewBox={format!("0 0 {WIDTH} {height}")} role="img" aria-labelledby="tl-title tl-desc">
-            <title id="tl-title">{ "Clock timeline" }</title>
+        <svg class="timeline" viewBox={format!("0 0 {WIDTH} {height}")} role="img" aria-labelledby="tl-name tl-desc">
+            <title id="tl-name">{ "Clock timeline" }</title>
             <desc id="tl-desc">{ format!("The ticket is minted at {} s and expires at {} s; {} attempts are plotted at their times with their verdicts, also listed in the attempts table.", minted_ms / 1000, expires_ms / 1000, verdicts.len()) }</desc>
             <rect class="tl-alive" x={minted.to_string()} y="40" width={(expiry - minted).to_string()} height="12" />
             <rect class="tl-dead" x={expiry.to_string()} y="40" width={(x(end) - expiry).to_string()} height="12" />
