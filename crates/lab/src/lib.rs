@@ -21,7 +21,6 @@ pub mod host;
 pub mod setup;
 pub mod share;
 pub mod state;
-pub mod text;
 pub mod view;
 
 use components::header::header;

@@ -32,6 +32,7 @@ pub mod protocol;
 pub mod rng;
 pub mod scenarios;
 pub mod server;
+pub mod text;
 pub mod tools;
 pub mod trace;
 pub mod world;

@@ -94,22 +94,15 @@ pub struct Event {
     pub earlier_era: bool,
 }
 
-/// The longest line for people an event or a verdict keeps, in bytes: a server that echoes
-/// a pasted megabyte (an unknown tool's name, say) makes a line, not a book, in every view
-/// of it. The exact wire line is kept whole beside it.
+/// The longest line for people an event or a verdict keeps, in characters: a server that
+/// echoes a pasted megabyte (an unknown tool's name, say) makes a line, not a book, in every
+/// view of it. The exact wire line is kept whole beside it.
 pub const LONGEST_LINE: usize = 300;
 
-/// `text` as a line for people: whole when it is at most [`LONGEST_LINE`] bytes (the common
-/// case costs a length check), else cut at a character there and ended with an ellipsis.
+/// `text` as a line for people: whole when it is at most [`LONGEST_LINE`] characters, else
+/// cut there and ended with an ellipsis ([`crate::text::clip`]).
 pub fn line_for_people(text: String) -> String {
-    if text.len() <= LONGEST_LINE {
-        return text;
-    }
-    let mut cut = LONGEST_LINE;
-    while !text.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{}…", &text[..cut])
+    crate::text::clip(text, LONGEST_LINE)
 }
 
 /// Everything that happened, in order.
@@ -208,9 +201,9 @@ mod tests {
         assert_eq!(line_for_people(exact.clone()), exact);
         let echoed = format!("Unknown tool: {}", "é".repeat(1 << 19));
         let line = line_for_people(echoed);
-        assert!(line.len() <= LONGEST_LINE + '…'.len_utf8() && line.ends_with("é…"), "{} bytes", line.len());
+        assert!(line.chars().count() == LONGEST_LINE && line.ends_with("é…"), "{} characters", line.chars().count());
         let mut trace = Trace::default();
         trace.push(0, Actor::Client, Actor::Client, Kind::Clock, "x".repeat(1 << 20));
-        assert_eq!(trace.events[0].summary.len(), LONGEST_LINE + '…'.len_utf8());
+        assert_eq!(trace.events[0].summary.len(), LONGEST_LINE - 1 + '…'.len_utf8());
     }
 }

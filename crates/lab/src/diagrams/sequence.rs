@@ -1,6 +1,6 @@
 //! The sequence diagram: one lane per actor, one row per event, growing step by step.
 
-use crate::text::clip;
+use mrtr_sim::text::clip;
 use mrtr_sim::trace::{Actor, Event, Kind};
 use yew::prelude::*;
 
