@@ -3,7 +3,7 @@
 //
 //   node scripts/budget.mjs               (navigation over 5 loads of each page, as CI runs it)
 //   node scripts/budget.mjs --loads 100   (a navigation figure this machine's noise does not
-//                                          swamp: ~3 minutes more)
+//                                          swamp: about two minutes more)
 //
 // 1. transfer size of the built lab (wasm + js + css, gzip -9)            target ≤ 200 KB
 // 2. navigation → interactive, lab vs an empty Yew page, median of 5      target ≤ 1.3×
@@ -106,10 +106,10 @@ for (let i = 0; i < loads; i++) {
 const summary = (xs) => ({ ms: median(xs.map((x) => x.at)), wasm: median(xs.map((x) => x.wasm)), painted: median(xs.map((x) => x.painted)) });
 const [labNav, emptyNav] = [summary(runs.lab), summary(runs.empty)];
 console.log(`navigation → interactive: lab ${labNav.ms.toFixed(0)} ms, empty Yew page ${emptyNav.ms.toFixed(0)} ms, ratio ${(labNav.ms / emptyNav.ms).toFixed(2)}×  (target ≤ 1.3×, median of ${loads})`);
-const gaps = runs.lab.map((x, i) => x.at - runs.empty[i].at);
 if (loads <= 5) {
   console.log(`  each pair, lab / empty page: ${runs.lab.map((x, i) => `${x.at.toFixed(0)} / ${runs.empty[i].at.toFixed(0)}`).join(", ")} ms`);
 } else {
+  const gaps = runs.lab.map((x, i) => x.at - runs.empty[i].at);
   console.log(`  pairs: the lab later by ${median(gaps).toFixed(1)} ms (median), later in ${gaps.filter((g) => g > 0).length} of ${loads}`);
 }
 console.log(`  wasm compiled and instantiated at: lab ${labNav.wasm.toFixed(0)} ms, empty page ${emptyNav.wasm.toFixed(0)} ms (the rest is start-up and first render)`);

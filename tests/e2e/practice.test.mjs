@@ -22,6 +22,9 @@ export const tests = {
     await page.waitForFunction(() => document.querySelector("[role=status]")?.textContent.includes("principal"));
     noProblems(page);
     await page.context().close();
+  },
+
+  async "a link to a panel's heading opens the lab with that heading at the window's top, on a phone too"(ctx) {
     // On a phone the panels above the campaign are taller or shorter once drawn than the
     // page guessed: the heading still ends at the window's top, once the address bar says
     // the scrolling is over (it shows the situation then).

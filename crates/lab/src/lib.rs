@@ -33,8 +33,8 @@ use yew::prelude::*;
 const THEME_KEY: &str = "mrtr-lab-theme";
 /// How long the address bar waits after the last change before it shows the new situation.
 const LINK_DELAY_MS: u64 = 250;
-/// A link to a place in the page scrolls there this many times at most, this far apart,
-/// before the address bar shows the situation.
+/// A link to a place in the page scrolls there this many times, this far apart, before the
+/// address bar shows the situation ([`page_anchor`]).
 const ANCHOR_SCROLLS: usize = 5;
 const ANCHOR_SETTLE_MS: u64 = 60;
 
@@ -130,18 +130,12 @@ fn current_fragment() -> String {
         .unwrap_or_default()
 }
 
-/// A link to a place in the page (`#quiz-title`: [`view::is_page_anchor`]) opens the lab
-/// there. The browser cannot: the place is not drawn when the page loads. Called once the
-/// panels below the first window are drawn (they come a task after the first render), before
-/// the address bar shows the situation instead; says whether the link named such a place.
-fn scroll_to_page_anchor() -> bool {
+/// The place in the page a link names (`#quiz-title`: [`view::is_page_anchor`]), if it
+/// names one. The lab opens there; the browser cannot, the place not being drawn when the
+/// page loads.
+fn page_anchor() -> Option<web_sys::Element> {
     let fragment = current_fragment();
-    let place =
-        view::is_page_anchor(&fragment).then(|| web_sys::window()?.document()?.get_element_by_id(&fragment)).flatten();
-    if let Some(place) = &place {
-        place.scroll_into_view();
-    }
-    place.is_some()
+    view::is_page_anchor(&fragment).then(|| web_sys::window()?.document()?.get_element_by_id(&fragment)).flatten()
 }
 
 /// Writes the situation into the address bar without adding a history entry.
@@ -235,16 +229,20 @@ pub fn app() -> Html {
             *generation.borrow_mut() += 1;
             let mine = *generation.borrow();
             yew::platform::spawn_local(async move {
-                let mut wait = LINK_DELAY_MS;
-                // The page's first link may name a place in it: scroll there, then again
-                // while the panels above it, drawn as they come near the window, take their
-                // real heights and move it.
-                for _ in 0..ANCHOR_SCROLLS {
-                    yew::platform::time::sleep(std::time::Duration::from_millis(wait)).await;
-                    if *generation.borrow() != mine || mine != 1 || !scroll_to_page_anchor() {
-                        break;
+                yew::platform::time::sleep(std::time::Duration::from_millis(LINK_DELAY_MS)).await;
+                // The page's first link may name a place in it: the panels below the first
+                // window are drawn now (a task after the first render), so scroll there, and
+                // again while the panels above it, drawn only as they come near the window
+                // (`content-visibility`), take their real heights and move it; until the
+                // learner's first action.
+                if let Some(place) = (mine == 1).then(page_anchor).flatten() {
+                    for _ in 0..ANCHOR_SCROLLS {
+                        if *generation.borrow() != mine {
+                            break;
+                        }
+                        place.scroll_into_view();
+                        yew::platform::time::sleep(std::time::Duration::from_millis(ANCHOR_SETTLE_MS)).await;
                     }
-                    wait = ANCHOR_SETTLE_MS;
                 }
                 if *generation.borrow() == mine {
                     show_fragment(&share::to_fragment(&state));
