@@ -19,8 +19,13 @@ export async function throwsWith(fn, text) {
   }
   throw new Error(`expected an error mentioning "${text}"`);
 }
-/** Waits until Yew has rendered what the last event scheduled (two animation frames). */
-export const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+/** Waits until Yew has rendered what the last event scheduled: two animation frames, or
+ *  `frames` of them for what the page finishes over several (a scroll that waits for the
+ *  panels above to take their real heights). */
+export const settle = (page, frames = 2) =>
+  page.evaluate(async (frames) => {
+    for (let frame = 0; frame < frames; frame++) await new Promise(requestAnimationFrame);
+  }, frames);
 
 /** Keeps what the page says is wrong: errors and uncaught exceptions in `page.problems`,
  *  warnings in `page.warnings` (but Playwright's own note that it blocked the service

@@ -1,7 +1,7 @@
 // Checking yourself and attacking at scale: the quick check and the campaign.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { equal, noProblems, ok } from "./assert.mjs";
+import { equal, noProblems, ok, settle } from "./assert.mjs";
 
 export const tests = {
   async "the quick check scores, explains and links into the lab"(ctx) {
@@ -30,10 +30,8 @@ export const tests = {
     // the scrolling is over (it shows the situation then).
     const phone = await ctx.openPage("#campaign-title", { viewport: { width: 400, height: 800 } });
     await phone.waitForFunction(() => location.hash.startsWith("#s="), null, { timeout: 5000 });
-    const top = await phone.evaluate(async () => {
-      for (let frame = 0; frame < 6; frame++) await new Promise(requestAnimationFrame);
-      return document.getElementById("campaign-title").getBoundingClientRect().top;
-    });
+    await settle(phone, 6);
+    const top = await phone.evaluate(() => document.getElementById("campaign-title").getBoundingClientRect().top);
     ok(top >= 0 && top < 100, `the campaign's heading at the window's top, not ${top}`);
     noProblems(phone);
     await phone.context().close();

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { serve } from "../../scripts/static-server.mjs";
-import { watchConsole } from "./assert.mjs";
+import { settle, watchConsole } from "./assert.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const { server, url: baseUrl } = await serve(join(root, "dist"));
@@ -40,12 +40,11 @@ async function openPage(path = "", options = {}) {
  *  show it empty. */
 async function screenshot(page, name) {
   const viewport = page.viewportSize();
-  const drawn = () => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   // Twice: panels drawn for the first time take their real height, not their placeholder's.
   for (let i = 0; i < 2; i++) {
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     await page.setViewportSize({ width: viewport.width, height: Math.min(height, 16000) });
-    await drawn();
+    await settle(page);
   }
   await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
   await page.setViewportSize(viewport);
