@@ -33,9 +33,10 @@ use yew::prelude::*;
 const THEME_KEY: &str = "mrtr-lab-theme";
 /// How long the address bar waits after the last change before it shows the new situation.
 const LINK_DELAY_MS: u64 = 250;
-/// A link to a place in the page scrolls there this many times, this far apart, before the
-/// address bar shows the situation ([`page_anchor`]).
+/// A link to a place in the page scrolls there this many times before the address bar shows
+/// the situation ([`page_anchor`]): the panels above it take their real heights meanwhile.
 const ANCHOR_SCROLLS: usize = 5;
+/// How long after each of those scrolls the next one comes, in milliseconds.
 const ANCHOR_SETTLE_MS: u64 = 60;
 
 /// Starts what the page asks for, after installing the panic hook: the iframe lab on

@@ -5,8 +5,8 @@
 //! ```
 //! use mrtr_lab::setup::Setup;
 //! let setup = Setup { scenario: Some("misuse-ticket".into()), moves: Some("tamper, alice".into()), ..Setup::default() };
-//! let (lab, ignored) = setup.open();
-//! assert!(ignored.is_empty());
+//! let lab = setup.open();
+//! assert!(lab.ignored.is_empty());
 //! assert_eq!(lab.scenario, "deploy");
 //! assert_eq!(lab.run.verdicts.len(), 2);
 //! assert_eq!(lab.latest().expect("a verdict").answered.word(), "principal");
@@ -118,13 +118,14 @@ impl Setup {
         (pairs.join("&"), unread)
     }
 
-    /// The lab in this situation, its diagrams at `step` when one is given, and a sentence
-    /// for each thing it ignored (see [`share::read_fragment`]).
-    pub fn open(&self) -> (Lab, Vec<String>) {
+    /// The lab in this situation, its diagrams at `step` when one is given, with a sentence
+    /// in its `ignored` for each thing it ignored (see [`share::read_fragment`]).
+    pub fn open(&self) -> Lab {
         let (fragment, unread) = self.written();
-        let (lab, mut ignored) = share::read_fragment(&fragment);
+        let mut lab = share::read_fragment(&fragment);
+        let mut ignored = std::mem::take(&mut lab.ignored);
         ignored.extend(unread);
-        let lab = match given(&self.step).map(|s| (s, s.parse::<usize>())) {
+        let mut lab = match given(&self.step).map(|s| (s, s.parse::<usize>())) {
             Some((_, Ok(step))) => {
                 let total = lab.run.trace.events.len() as isize;
                 lab.apply(Action::Step(isize::try_from(step).unwrap_or(isize::MAX).saturating_sub(total)))
@@ -135,7 +136,8 @@ impl Setup {
             }
             None => lab,
         };
-        (lab, ignored)
+        lab.ignored = ignored;
+        lab
     }
 }
 
@@ -149,18 +151,18 @@ mod tests {
 
     #[test]
     fn the_clock_sends_your_attempt_at_that_second() {
-        let (lab, _) = setup(&[("scenario", "deploy"), ("clock", "121")]).open();
+        let lab = setup(&[("scenario", "deploy"), ("clock", "121")]).open();
         let own = lab.latest().expect("a verdict");
         assert_eq!(own.by, "your-attempt");
         assert_eq!(own.at_ms, 121_000);
         assert_eq!(own.answered.word(), "expiry");
-        let (on_time, _) = setup(&[("scenario", "deploy"), ("clock", "20")]).open();
+        let on_time = setup(&[("scenario", "deploy"), ("clock", "20")]).open();
         assert_eq!(on_time.latest().expect("a verdict").answered.word(), "accepted");
     }
 
     #[test]
     fn attributes_override_a_pasted_situation() {
-        let (lab, _) = setup(&[("situation", "#s=voucher&m=honest,send-twice&r=shared"), ("record", "off")]).open();
+        let lab = setup(&[("situation", "#s=voucher&m=honest,send-twice&r=shared"), ("record", "off")]).open();
         assert_eq!(lab.scenario, "voucher");
         assert_eq!(lab.played.len(), 2);
         assert_eq!(
@@ -168,15 +170,16 @@ mod tests {
             "accepted",
             "without the record the second use goes through"
         );
-        let (with_record, _) = setup(&[("situation", "s=voucher&m=honest,send-twice&r=shared")]).open();
+        let with_record = setup(&[("situation", "s=voucher&m=honest,send-twice&r=shared")]).open();
         assert_eq!(with_record.latest().expect("a verdict").answered.word(), "single-use");
     }
 
     #[test]
     fn nonsense_opens_the_default_lab_and_says_what_it_ignored() {
-        let (lab, ignored) =
+        let lab =
             setup(&[("scenario", "nope"), ("moves", "fly,,"), ("clock", "-3"), ("step", "x"), ("signing", "rot13")])
                 .open();
+        let ignored = &lab.ignored;
         assert_eq!(lab.scenario, "deploy");
         assert!(lab.played.is_empty());
         assert!(lab.own.is_none());
@@ -188,7 +191,7 @@ mod tests {
         assert_eq!(ignored[3], "clock \"-3\" is not a number of seconds (like 20 or 2.5)");
         assert_eq!(ignored[4], "step \"x\" is not a whole number");
         assert_eq!(Setup::default().fragment(), "s=deploy");
-        assert!(Setup::default().open().1.is_empty());
+        assert!(Setup::default().open().ignored.is_empty());
     }
 
     #[test]
@@ -205,15 +208,15 @@ mod tests {
 
     #[test]
     fn step_sets_the_diagrams_cursor() {
-        let (lab, _) = setup(&[("moves", "honest"), ("step", "2")]).open();
+        let lab = setup(&[("moves", "honest"), ("step", "2")]).open();
         assert_eq!(lab.cursor, Some(2));
         // Past the last event, however far: the last one (no overflow on the way).
         let total = lab.run.trace.events.len();
         for far in ["1000", "9223372036854775808", &usize::MAX.to_string()] {
-            let (lab, ignored) = setup(&[("moves", "honest"), ("step", far)]).open();
-            assert_eq!((lab.cursor, ignored.len()), (Some(total), 0), "step {far}");
+            let lab = setup(&[("moves", "honest"), ("step", far)]).open();
+            assert_eq!((lab.cursor, lab.ignored.len()), (Some(total), 0), "step {far}");
         }
-        let (lab, _) = setup(&[("moves", "honest"), ("step", "0")]).open();
+        let lab = setup(&[("moves", "honest"), ("step", "0")]).open();
         assert_eq!(lab.cursor, Some(1), "the first event at least");
     }
 }

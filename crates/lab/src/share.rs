@@ -189,11 +189,11 @@ pub fn is_situation(fragment: &str) -> bool {
     fragment.contains("s=") || mrtr_sim::scenarios::find(fragment).is_some()
 }
 
-/// The situation a fragment describes, and a sentence for each part it ignored (an unknown
-/// scenario, move, key or value), for the lesson author whose link or attribute has a typo.
-/// Anything the fragment does not say keeps its default; a bare `#voucher` opens that
-/// scenario.
-pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
+/// The situation a fragment describes, with a sentence in its `ignored` for each part it
+/// ignored (an unknown scenario, move, key or value), for the lesson author whose link or
+/// attribute has a typo. Anything the fragment does not say keeps its default; a bare
+/// `#voucher` opens that scenario.
+pub fn read_fragment(fragment: &str) -> Lab {
     let fragment = fragment.trim_start_matches('#');
     let mut ignored = Ignored::default();
     if !fragment.contains('=') {
@@ -202,7 +202,9 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
         if !fragment.is_empty() && !crate::view::is_page_anchor(fragment) {
             unknown_scenario(fragment, &mut ignored);
         }
-        return (Lab::open(fragment), ignored.sentences());
+        let mut lab = Lab::open(fragment);
+        lab.ignored = ignored.sentences();
+        return lab;
     }
     let pairs: Vec<(&str, String)> = fragment
         .split('&')
@@ -249,8 +251,9 @@ pub fn read_fragment(fragment: &str) -> (Lab, Vec<String>) {
         get("l").map(|l| Action::EditLine(l.to_owned())),
     ];
     // One run of the simulation for the whole link.
-    let lab = Lab::open_with(opened.id, moves.into_iter().map(Action::Play).chain(actions.into_iter().flatten()));
-    (lab, ignored.sentences())
+    let mut lab = Lab::open_with(opened.id, moves.into_iter().map(Action::Play).chain(actions.into_iter().flatten()));
+    lab.ignored = ignored.sentences();
+    lab
 }
 
 /// The keys a situation has: scenario, moves, record, protection, reply; your attempt (its
@@ -272,21 +275,22 @@ mod tests {
             .apply(Action::Replica(Some(Replica::B)));
         let edited = mrtr_sim::moves::flip_one_char(&lab.attempt_ticket());
         let lab = lab.apply(Action::EditTicket(format!("{edited} & é")));
-        let restored = read_fragment(&to_fragment(&lab)).0;
+        let restored = read_fragment(&to_fragment(&lab));
         assert_eq!(restored.run.verdicts, lab.run.verdicts);
         assert_eq!(restored.own, lab.own);
         assert_eq!(to_fragment(&restored), to_fragment(&lab));
         // A request written by hand, with every character a link must escape.
         let written = lab.apply(Action::EditLine("{\"id\": 1,\n \"method\": \"tools/list\" & #é%".into()));
-        let restored = read_fragment(&to_fragment(&written)).0;
+        let restored = read_fragment(&to_fragment(&written));
         assert_eq!(restored.own, written.own);
         assert_eq!(restored.run.verdicts, written.run.verdicts);
     }
 
     #[test]
     fn a_bare_name_and_a_broken_fragment_still_open_a_lab() {
-        assert_eq!(read_fragment("#voucher").0.scenario, "voucher");
-        let (lab, ignored) = read_fragment("s=nope&m=fly,honest&r=sideways&c=soon&zz=1&x=C");
+        assert_eq!(read_fragment("#voucher").scenario, "voucher");
+        let lab = read_fragment("s=nope&m=fly,honest&r=sideways&c=soon&zz=1&x=C");
+        let ignored = &lab.ignored;
         assert_eq!(lab.scenario, "deploy");
         assert_eq!(lab.played, [Move::Honest]);
         assert_eq!(
@@ -304,12 +308,13 @@ mod tests {
 
     #[test]
     fn a_bare_name_the_lab_does_not_know_is_said_but_its_own_anchors_are_not() {
-        let (lab, ignored) = read_fragment("#vocher");
+        let lab = read_fragment("#vocher");
+        let ignored = &lab.ignored;
         assert_eq!(lab.scenario, "deploy");
         assert_eq!(ignored.len(), 1);
         assert!(ignored[0].starts_with("scenario \"vocher\" is unknown (known: deploy, "), "{}", ignored[0]);
         for quiet in ["", "#", "#voucher", "#misuse-ticket", "#lab-main", "#quiz-title", "#campaign-title"] {
-            assert_eq!(read_fragment(quiet).1, Vec::<String>::new(), "{quiet}");
+            assert_eq!(read_fragment(quiet).ignored, Vec::<String>::new(), "{quiet}");
         }
     }
 
@@ -324,14 +329,16 @@ mod tests {
 
     #[test]
     fn a_link_asking_for_thousands_of_moves_plays_the_first_max_moves_and_says_so() {
-        let (lab, ignored) = read_fragment(&format!("s=deploy&m={}", vec!["honest"; 5_000].join(",")));
+        let lab = read_fragment(&format!("s=deploy&m={}", vec!["honest"; 5_000].join(",")));
+        let ignored = &lab.ignored;
         assert_eq!(lab.played.len(), MAX_MOVES);
-        assert_eq!(ignored, [format!("5000 moves: a situation plays the first {MAX_MOVES}")]);
+        assert_eq!(*ignored, [format!("5000 moves: a situation plays the first {MAX_MOVES}")]);
     }
 
     #[test]
     fn a_link_of_a_million_typos_is_said_in_a_few_short_lines() {
-        let (lab, ignored) = read_fragment(&format!("s={}&m={}", "q".repeat(100_000), "fly,".repeat(500_000)));
+        let lab = read_fragment(&format!("s={}&m={}", "q".repeat(100_000), "fly,".repeat(500_000)));
+        let ignored = &lab.ignored;
         assert_eq!(lab.scenario, "deploy");
         assert_eq!(ignored.len(), MOST_SAID + 1);
         assert!(ignored[0].starts_with(&format!("scenario \"{}…\" is unknown", "q".repeat(MOST_ECHOED - 1))));
@@ -368,21 +375,22 @@ mod tests {
                 pairs.push(format!("{}={}", KEYS[pick(KEYS.len())], values[pick(values.len())]));
             }
             let fragment = pairs.join("&");
-            let (lab, _) = read_fragment(&fragment);
+            let lab = read_fragment(&fragment);
             assert!(lab.played.len() <= MAX_MOVES, "{fragment}");
             assert!(!lab.run.trace.events.is_empty(), "{fragment}: the scenario still plays");
             // What it opened to survives its own link.
-            assert_eq!(read_fragment(&to_fragment(&lab)).0.run.verdicts, lab.run.verdicts, "{fragment}");
+            assert_eq!(read_fragment(&to_fragment(&lab)).run.verdicts, lab.run.verdicts, "{fragment}");
         }
     }
 
     #[test]
     fn moves_for_a_scenario_without_moves_are_ignored_and_said_so() {
-        let (lab, ignored) = read_fragment("s=expense&m=honest");
+        let lab = read_fragment("s=expense&m=honest");
+        let ignored = &lab.ignored;
         assert!(lab.played.is_empty());
         assert!(!lab.run.trace.events.is_empty(), "the scenario still plays");
-        assert_eq!(ignored, ["move \"honest\": the expense scenario plays no moves"]);
-        assert!(read_fragment("lab-main").1.is_empty(), "an anchor is not a situation");
-        assert!(read_fragment(&to_fragment(&Lab::open("voucher"))).1.is_empty());
+        assert_eq!(*ignored, ["move \"honest\": the expense scenario plays no moves"]);
+        assert!(read_fragment("lab-main").ignored.is_empty(), "an anchor is not a situation");
+        assert!(read_fragment(&to_fragment(&Lab::open("voucher"))).ignored.is_empty());
     }
 }

@@ -255,11 +255,7 @@ impl Lab {
     fn change(&mut self, action: Action) -> Change {
         match action {
             Action::Pick(scenario) => return Change::Whole(Box::new(Lab::open(scenario))),
-            Action::Restore(fragment) => {
-                let (mut lab, ignored) = crate::share::read_fragment(&fragment);
-                lab.ignored = ignored;
-                return Change::Whole(Box::new(lab));
-            }
+            Action::Restore(fragment) => return Change::Whole(Box::new(crate::share::read_fragment(&fragment))),
             // A scenario without moves (a flow) has nothing to play them on, and a situation
             // holds at most MAX_MOVES: either way it stays as it is.
             Action::Play(_) if !self.can_play_a_move() => return Change::None,

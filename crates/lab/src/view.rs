@@ -78,18 +78,17 @@ impl Reducible for Current {
 
 /// The lab's state for a host: the reducer, and a `send` that stays the same callback across
 /// renders (so panels whose data did not change are not rendered again). `init` opens the lab
-/// the host asked for and says what of the request it ignored (a typo in a scenario or move
-/// name, a value it does not know): in the console, for the page's author, and on the page
-/// until the first action (`Lab::ignored`).
+/// the host asked for, with what of the request it ignored (a typo in a scenario or move
+/// name, a value it does not know) in `Lab::ignored`: the page shows that until the first
+/// action, and the console keeps it for the page's author.
 #[hook]
-pub fn use_lab<F: FnOnce() -> (Lab, Vec<String>)>(init: F) -> (Rc<Lab>, Callback<Action>) {
+pub fn use_lab<F: FnOnce() -> Lab>(init: F) -> (Rc<Lab>, Callback<Action>) {
     let lab = use_reducer(move || {
-        let (mut lab, ignored) = init();
+        let lab = init();
         crate::mark("mrtr-lab:opened");
-        for sentence in &ignored {
+        for sentence in &lab.ignored {
             web_sys::console::warn_1(&format!("mrtr-lab ignored: {sentence}").into());
         }
-        lab.ignored = ignored;
         Current(Rc::new(lab))
     });
     let dispatcher = lab.dispatcher();
