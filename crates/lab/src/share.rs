@@ -194,17 +194,21 @@ pub fn is_situation(fragment: &str) -> bool {
 /// attribute has a typo. Anything the fragment does not say keeps its default; a bare
 /// `#voucher` opens that scenario.
 pub fn read_fragment(fragment: &str) -> Lab {
-    let fragment = fragment.trim_start_matches('#');
     let mut ignored = Ignored::default();
+    let mut lab = situation(fragment.trim_start_matches('#'), &mut ignored);
+    lab.ignored = ignored.sentences();
+    lab
+}
+
+/// The situation of [`read_fragment`], noting in `ignored` what it leaves out.
+fn situation(fragment: &str, ignored: &mut Ignored) -> Lab {
     if !fragment.contains('=') {
         // A bare scenario name; none (or a place in the page, the skip link's target or a
         // panel's heading) opens the first.
         if !fragment.is_empty() && !crate::view::is_page_anchor(fragment) {
-            unknown_scenario(fragment, &mut ignored);
+            unknown_scenario(fragment, ignored);
         }
-        let mut lab = Lab::open(fragment);
-        lab.ignored = ignored.sentences();
-        return lab;
+        return Lab::open(fragment);
     }
     let pairs: Vec<(&str, String)> = fragment
         .split('&')
@@ -217,7 +221,7 @@ pub fn read_fragment(fragment: &str) -> Lab {
         ignored.say(|| unknown("key", key, KEYS));
     }
     let scenario = get("s").unwrap_or("deploy");
-    unknown_scenario(scenario, &mut ignored);
+    unknown_scenario(scenario, ignored);
     let opened = Lab::scenario_for(scenario);
     let mut moves = Vec::new();
     for id in get("m").unwrap_or("").split(',').map(str::trim).filter(|id| !id.is_empty()) {
@@ -238,22 +242,20 @@ pub fn read_fragment(fragment: &str) -> Lab {
         ignored.say(|| format!("clock {} is not whole milliseconds", quoted(c)));
     }
     let actions = [
-        pick(get("r"), &RECORDS, record_id, "replay record", &mut ignored).map(Action::Record),
-        pick(get("p"), &MODES, mode_id, "ticket protection", &mut ignored).map(Action::Protect),
-        pick(get("a"), &REPLIES, reply_id, "reply", &mut ignored).map(Action::Reply),
+        pick(get("r"), &RECORDS, record_id, "replay record", ignored).map(Action::Record),
+        pick(get("p"), &MODES, mode_id, "ticket protection", ignored).map(Action::Protect),
+        pick(get("a"), &REPLIES, reply_id, "reply", ignored).map(Action::Reply),
         get("o").map(|_| Action::ResetAttempt),
         get("t").map(|t| Action::EditTicket(t.to_owned())),
         clock.and_then(|(_, ms)| ms.ok()).map(Action::Clock),
         get("b").map(|b| Action::Bearer(b.to_owned())),
-        pick(get("x"), &Replica::BOTH, replica_id, "replica", &mut ignored).map(|r| Action::Replica(Some(r))),
+        pick(get("x"), &Replica::BOTH, replica_id, "replica", ignored).map(|r| Action::Replica(Some(r))),
         get("e").map(|e| Action::Arguments(json!({"env": e}))),
         // Last: a written request gives way to any part of the retry set before it.
         get("l").map(|l| Action::EditLine(l.to_owned())),
     ];
     // One run of the simulation for the whole link.
-    let mut lab = Lab::open_with(opened.id, moves.into_iter().map(Action::Play).chain(actions.into_iter().flatten()));
-    lab.ignored = ignored.sentences();
-    lab
+    Lab::open_with(opened.id, moves.into_iter().map(Action::Play).chain(actions.into_iter().flatten()))
 }
 
 /// The keys a situation has: scenario, moves, record, protection, reply; your attempt (its
