@@ -46,7 +46,21 @@ export const tests = {
     await throwsWith(() => m.mint({ key: "short", principal: "bob", request, nowMs: 0, ttlMs: 1 }), "at least 32 bytes");
     await throwsWith(() => m.open("x", { key, principal: "bob", nowMs: 0 }), "either `request`");
     await throwsWith(() => m.open("x", { key, principal: "bob", request, nowMs: -1 }), "nowMs");
-    await throwsWith(() => m.open("x", { key, principal: 7, request, nowMs: 0 }), "bad options");
+    await throwsWith(() => m.open("x", { key, principal: 7, request, nowMs: 0 }), "bad options: `principal`: invalid type: integer `7`, expected a string");
+    await throwsWith(() => m.open("x", { key: 5, principal: "bob", request, nowMs: 0 }), "`key`: invalid type: integer `5`");
+    await throwsWith(() => m.open("x", { key, principal: "bob", request: { method: 3 }, nowMs: 0 }), "`request.method`: invalid type");
+    // A name the call does not know is refused, not ignored: a misspelt option must not
+    // leave a verifier without its record.
+    await throwsWith(() => new m.Verifier({ key, replayrecord: true }), "unknown field `replayrecord`, expected one of `key`, `mode`, `maxLen`, `replayRecord`");
+    await throwsWith(() => m.open("x", { key, principal: "bob", request, nowMs: 0, colour: 1 }), "unknown field `colour`, expected one of `key`, `mode`, `maxLen`, `replayRecord`, `principal`");
+    await throwsWith(() => m.open("x", { key, principal: "bob", request: { ...request, id: 1 }, nowMs: 0 }), "`request`: unknown field `id`");
+    await throwsWith(() => new m.LabServer({ replayrecord: true }), "unknown field `replayrecord`");
+    await throwsWith(() => new m.LabServer().handle("{}", { bearer: "bob-token", nowMs: 0, principle: "bob" }), "unknown field `principle`");
+    // What JSON cannot hold is refused at its place; a member left undefined is not given.
+    await throwsWith(() => m.mint({ key, principal: "bob", request, data: { when: new Date(0) }, nowMs: 0, ttlMs: 1 }), "`data.when`: a Date is not JSON data");
+    await throwsWith(() => m.mint({ key, principal: "bob", request, data: { n: [1, 2n] }, nowMs: 0, ttlMs: 1 }), "`data.n[1]`: a bigint is not JSON data");
+    await throwsWith(() => m.open("x", { key, principal: "bob", request, nowMs: NaN }), "`nowMs`: NaN is not a number JSON can hold");
+    equal(m.open("x", { key, mode: undefined, principal: "bob", request, nowMs: 0 }).failedCheck, "shape");
     const huge = "A".repeat(1 << 20);
     equal(m.open(huge, { key, principal: "bob", request, nowMs: 0 }).failedCheck, "size");
     // Not a string where a string belongs: a sentence, not a memory fault.

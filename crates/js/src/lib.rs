@@ -24,6 +24,7 @@
 #![deny(missing_docs)]
 
 mod options;
+mod plain;
 mod random;
 mod server;
 mod types;
@@ -39,9 +40,8 @@ use wasm_bindgen::prelude::*;
 /// `digest`, `data`, `nowMs`, `ttlMs`. Random bytes come from `crypto.getRandomValues`.
 #[wasm_bindgen]
 pub fn mint(#[wasm_bindgen(unchecked_param_type = "MintOptions")] options: JsValue) -> Result<String, JsError> {
-    let options: MintOptions = options::parse(options)?;
-    let codec = options.codec.build()?;
-    let mint = options.to_mint()?;
+    let (codec, options) = options::parse_with_codec::<MintOptions>(options)?;
+    let (codec, mint) = (codec.build()?, options.to_mint()?);
     Ok(codec.mint(&mint, &mut random::CryptoRandom))
 }
 
@@ -71,8 +71,8 @@ pub fn explain(
 
 fn open_with(ticket: &JsValue, options: JsValue) -> Result<Opened, JsError> {
     let ticket = options::text(ticket, "ticket")?;
-    let options: OpenOptions = options::parse(options)?;
-    let codec = options.codec.build()?;
+    let (codec, options) = options::parse_with_codec::<OpenOptions>(options)?;
+    let codec = codec.build()?;
     let (digest, now_ms) = options.request_and_now()?;
     Ok(codec.open(&ticket, &Expect { principal: &options.principal, request: &digest, now_ms }, None))
 }

@@ -1,57 +1,96 @@
 //! Options objects from JavaScript, checked with sentences a person can act on.
 
+use crate::plain;
 use mrtr_json::Value;
 use mrtr_ticket::{Codec, Key, Mint, Mode, RequestDigest};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
+use serde_path_to_error::Segment;
 use wasm_bindgen::prelude::*;
 
-/// Reads a JS object into a Rust type; a wrong shape becomes an `Error` naming the field.
+/// Reads a JS options object into a Rust type. A wrong shape becomes an `Error` naming the
+/// place (``mrtr: bad options: `request.method`: invalid type: integer `3`, expected a
+/// string``), and a name the type does not know is refused, not ignored: a misspelt
+/// `replayrecord: true` must not leave a verifier without its record.
 pub fn parse<T: DeserializeOwned>(value: JsValue) -> Result<T, JsError> {
-    if !value.is_object() {
-        return Err(JsError::new(&format!("mrtr: bad options: expected an object, got {}", type_name(&value))));
-    }
-    within_bounds(&value).map_err(|why| JsError::new(&format!("mrtr: bad options: {why}")))?;
-    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("mrtr: bad options: {e}")))
+    read(json_of(&value)?)
 }
 
-/// The deepest an argument may nest arrays and objects: the JSON reader's limit.
-const MOST_NESTED: usize = mrtr_json::MAX_DEPTH;
-/// The most values an argument may hold, counting a value reached twice twice.
-const MOST_VALUES: usize = 1 << 20;
+/// Reads options that carry a codec's (`key`, `mode`, `maxLen`, `replayRecord`) beside the
+/// call's own: the codec's members are taken out and read as [`CodecOptions`], the rest as
+/// `T` (serde cannot refuse an unknown name through `flatten`, so this is not one struct).
+pub fn parse_with_codec<T: DeserializeOwned>(value: JsValue) -> Result<(CodecOptions, T), JsError> {
+    let mut members = match json_of(&value)? {
+        Json::Object(members) => members,
+        _ => return Err(bad("expected an object, got an array")),
+    };
+    let (codec_names, names) = (field_names::<CodecOptions>(), field_names::<T>());
+    if let Some(unknown) =
+        members.keys().find(|name| !codec_names.contains(&name.as_str()) && !names.contains(&name.as_str()))
+    {
+        let known: Vec<_> = codec_names.iter().chain(names).map(|name| format!("`{name}`")).collect();
+        return Err(bad(&format!("unknown field `{unknown}`, expected one of {}", known.join(", "))));
+    }
+    let codec = codec_names.iter().filter_map(|name| members.remove_entry(*name)).collect();
+    Ok((read(Json::Object(codec))?, read(Json::Object(members))?))
+}
 
-/// Whether a JS value can be read into Rust: the conversion recurses once per level and
-/// visits a shared value once per path to it, so a value nested thousands deep would
-/// overflow the wasm's stack (a memory fault that breaks every later call), a value that
-/// contains itself would never end, and one that shares a child at every level would take
-/// 2^depth steps. Walked here without recursion, and refused with a sentence.
-fn within_bounds(value: &JsValue) -> Result<(), String> {
-    let mut pending = vec![(value.clone(), 0)];
-    let mut seen = 0;
-    while let Some((value, depth)) = pending.pop() {
-        seen += 1;
-        if seen > MOST_VALUES {
-            return Err(format!("more than {MOST_VALUES} values"));
+/// The names a derived struct reads, as serde's derive lists them (renamed): its
+/// `Deserialize` hands them to the deserializer, which keeps them and stops there.
+fn field_names<T: DeserializeOwned>() -> &'static [&'static str] {
+    struct Names<'a>(&'a mut &'static [&'static str]);
+    impl<'de> serde::Deserializer<'de> for Names<'_> {
+        type Error = serde::de::value::Error;
+        fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+            Err(serde::de::Error::custom("not a struct"))
         }
-        if !value.is_object() {
-            continue;
+        fn deserialize_struct<V: serde::de::Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            *self.0 = fields;
+            Err(serde::de::Error::custom("names taken"))
         }
-        if depth == MOST_NESTED {
-            return Err(format!(
-                "arrays and objects nested more than {MOST_NESTED} deep (or a value that contains itself)"
-            ));
-        }
-        // What the conversion reads inside it: an iterable's items (a Map's entries, a Set's
-        // members; at most as many as are left to count), or an object's own values.
-        let room = MOST_VALUES + 1 - seen;
-        match js_sys::try_iter(&value) {
-            Ok(Some(items)) => pending.extend(items.take(room).map(|item| (item.unwrap_or_default(), depth + 1))),
-            _ => pending.extend(
-                js_sys::Object::values(value.unchecked_ref()).iter().take(room).map(|child| (child, depth + 1)),
-            ),
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+            unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
         }
     }
-    Ok(())
+    let mut names: &'static [&'static str] = &[];
+    let _ = T::deserialize(Names(&mut names));
+    names
+}
+
+/// The argument as JSON, once it is known to be an object.
+fn json_of(value: &JsValue) -> Result<Json, JsError> {
+    if !value.is_object() {
+        return Err(bad(&format!("expected an object, got {}", type_name(value))));
+    }
+    plain::json_of(value).map_err(|why| bad(&why))
+}
+
+fn read<T: DeserializeOwned>(value: Json) -> Result<T, JsError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let why = e.inner().to_string();
+        // An unknown name's place ends with that name, which the sentence already says.
+        let segments: Vec<_> = e.path().iter().collect();
+        let shown = if why.starts_with("unknown field") { segments.len().saturating_sub(1) } else { segments.len() };
+        let mut place = String::new();
+        for segment in &segments[..shown] {
+            if !place.is_empty() && !matches!(segment, Segment::Seq { .. }) {
+                place.push('.');
+            }
+            place.push_str(&segment.to_string());
+        }
+        bad(&if place.is_empty() { why } else { format!("`{place}`: {why}") })
+    })
+}
+
+fn bad(why: &str) -> JsError {
+    JsError::new(&format!("mrtr: bad options: {why}"))
 }
 
 /// `typeof`, with `null` called by its name.
@@ -129,10 +168,8 @@ fn digest(request: &Option<Request>, digest: &Option<String>) -> Result<RequestD
 
 /// Options of `mint`.
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MintOptions {
-    #[serde(flatten)]
-    pub codec: CodecOptions,
     principal: String,
     #[serde(default)]
     request: Option<Request>,
@@ -158,10 +195,8 @@ impl MintOptions {
 
 /// Options of `open` and `explain`.
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OpenOptions {
-    #[serde(flatten)]
-    pub codec: CodecOptions,
     pub principal: String,
     #[serde(default)]
     request: Option<Request>,

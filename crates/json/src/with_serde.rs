@@ -99,10 +99,10 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut map = Map::new();
-        while let Some((name, value)) = access.next_entry::<String, Value>()? {
-            map.insert(name, value);
+        let mut members = Vec::new();
+        while let Some(member) = access.next_entry::<String, Value>()? {
+            members.push(member);
         }
-        Ok(Value::Object(map))
+        Ok(Value::Object(Map::from_members(members)))
     }
 }

@@ -300,6 +300,8 @@ fn a_megabyte_object_is_read_at_once() {
     assert_eq!(map.keys().take(2).collect::<Vec<_>>(), ["k0", "k1"]);
     assert_eq!(value["k0"], 50_000);
     assert_eq!(value, value.clone());
+    // The same object through serde: a JavaScript caller's options.
+    assert_eq!(serde_json::from_str::<mrtr_json::Value>(&text).expect("JSON"), value);
 }
 
 #[test]

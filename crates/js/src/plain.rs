@@ -1,0 +1,124 @@
+//! Plain data from JavaScript: an options object or a `data` value read as JSON, the way
+//! `JSON.stringify` would see it, with a sentence naming the place of whatever is not.
+
+use serde_json::{Map, Number, Value};
+use wasm_bindgen::{JsCast, JsValue};
+
+/// The deepest an argument may nest arrays and objects: the JSON reader's limit.
+const MOST_NESTED: usize = mrtr_json::MAX_DEPTH;
+/// The most values an argument may hold, counting a value reached twice twice.
+const MOST_VALUES: usize = 1 << 20;
+
+/// Reads a JS value as JSON. A member that is `undefined` is left out, as `JSON.stringify`
+/// leaves it out (an optional option given as `undefined` is not given). A function, a
+/// symbol, a `BigInt`, a number JSON cannot hold (`NaN`, `Infinity`) or an instance of a
+/// class (a `Map`, a `Date`) is refused, named by its place: `data.when: a Date is not
+/// JSON data`. So is a value nested deeper than JSON's reader takes (which also ends a
+/// value that contains itself) and one of more than 2^20 values (a value shared at every
+/// level would otherwise take 2^depth steps).
+pub fn json_of(value: &JsValue) -> Result<Value, String> {
+    Walk { seen: 0 }.value(value, &mut String::new(), 0)
+}
+
+struct Walk {
+    seen: usize,
+}
+
+impl Walk {
+    /// `place` is the path to `value` (`request.params.items[2]`), extended and cut back as
+    /// the walk goes in and out.
+    fn value(&mut self, value: &JsValue, place: &mut String, depth: usize) -> Result<Value, String> {
+        self.seen += 1;
+        if self.seen > MOST_VALUES {
+            return Err(format!("more than {MOST_VALUES} values"));
+        }
+        if value.is_null() || value.is_undefined() {
+            return Ok(Value::Null);
+        }
+        if let Some(flag) = value.as_bool() {
+            return Ok(Value::Bool(flag));
+        }
+        if let Some(text) = value.as_string() {
+            return Ok(Value::String(text));
+        }
+        if let Some(number) = value.as_f64() {
+            return number_of(number).ok_or_else(|| refusal(place, &format!("{number} is not a number JSON can hold")));
+        }
+        if !value.is_object() {
+            let kind = value.js_typeof().as_string().unwrap_or_default();
+            return Err(refusal(place, &format!("a {kind} is not JSON data")));
+        }
+        if depth == MOST_NESTED {
+            return Err(refusal(
+                place,
+                &format!("arrays and objects nested more than {MOST_NESTED} deep (or a value that contains itself)"),
+            ));
+        }
+        if let Some(items) = value.dyn_ref::<js_sys::Array>() {
+            let mut list = Vec::with_capacity(items.length().min(1024) as usize);
+            for (index, item) in items.iter().enumerate() {
+                let mark = place.len();
+                place.push_str(&format!("[{index}]"));
+                list.push(self.value(&item, place, depth + 1)?);
+                place.truncate(mark);
+            }
+            return Ok(Value::Array(list));
+        }
+        let object: &js_sys::Object = value.unchecked_ref();
+        if !is_plain(object) {
+            return Err(refusal(place, &format!("a {} is not JSON data", class_name(object))));
+        }
+        let mut members = Map::new();
+        for entry in js_sys::Object::entries(object).iter() {
+            let entry: js_sys::Array = entry.unchecked_into();
+            let (name, member) = (entry.get(0).as_string().unwrap_or_default(), entry.get(1));
+            if member.is_undefined() {
+                continue;
+            }
+            let mark = place.len();
+            if mark > 0 {
+                place.push('.');
+            }
+            place.push_str(&name);
+            let member = self.value(&member, place, depth + 1)?;
+            place.truncate(mark);
+            members.insert(name, member);
+        }
+        Ok(Value::Object(members))
+    }
+}
+
+/// A whole number within 2^53 as an integer (`7`, not `7.0`), any other finite number as is.
+fn number_of(number: f64) -> Option<Value> {
+    const SAFE: f64 = 9_007_199_254_740_991.0;
+    if number.fract() == 0.0 && number.abs() <= SAFE {
+        return Some(Value::Number(Number::from(number as i64)));
+    }
+    Number::from_f64(number).map(Value::Number)
+}
+
+/// An object literal or `Object.create(null)`: its prototype is `Object.prototype` (of any
+/// realm: the one whose own prototype is null) or null.
+fn is_plain(object: &js_sys::Object) -> bool {
+    let prototype = js_sys::Object::get_prototype_of(object);
+    prototype.is_null() || js_sys::Object::get_prototype_of(&prototype).is_null()
+}
+
+/// `value.constructor.name`, or "class instance" when it has none.
+fn class_name(object: &js_sys::Object) -> String {
+    js_sys::Reflect::get(object, &"constructor".into())
+        .and_then(|class| js_sys::Reflect::get(&class, &"name".into()))
+        .ok()
+        .and_then(|name| name.as_string())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "class instance".into())
+}
+
+/// What is wrong, after the place where it is (nothing for the argument itself).
+fn refusal(place: &str, why: &str) -> String {
+    if place.is_empty() {
+        why.into()
+    } else {
+        format!("`{place}`: {why}")
+    }
+}
