@@ -61,6 +61,10 @@ export const tests = {
     await throwsWith(() => m.mint({ key, principal: "bob", request, data: { n: [1, 2n] }, nowMs: 0, ttlMs: 1 }), "`data.n[1]`: a bigint is not JSON data");
     await throwsWith(() => m.open("x", { key, principal: "bob", request, nowMs: NaN }), "`nowMs`: NaN is not a number JSON can hold");
     equal(m.open("x", { key, mode: undefined, principal: "bob", request, nowMs: 0 }).failedCheck, "shape");
+    // A time left out is not time 0, wherever a time is asked for.
+    await throwsWith(() => new m.Verifier({ key }).verdict("v1.a.b", "bob", "d"), "`now_ms` must be a number of milliseconds from 0 to Number.MAX_SAFE_INTEGER, got NaN");
+    await throwsWith(() => new m.LabServer().handle("{}", { bearer: "bob-token", nowMs: -5 }), "`nowMs` must be a number of milliseconds");
+    await throwsWith(() => new m.LabServer({ ttlMs: -1 }), "`ttlMs` must be a number of milliseconds");
     const huge = "A".repeat(1 << 20);
     equal(m.open(huge, { key, principal: "bob", request, nowMs: 0 }).failedCheck, "size");
     // Not a string where a string belongs: a sentence, not a memory fault.

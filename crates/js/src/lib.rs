@@ -161,7 +161,7 @@ impl Verifier {
     ) -> Result<Opened, JsError> {
         let (ticket, principal) = (options::text(ticket, "ticket")?, options::text(principal, "principal")?);
         let digest = mrtr_ticket::RequestDigest::from_encoded(&options::text(digest, "digest")?);
-        let expect = Expect { principal: &principal, request: &digest, now_ms: now_ms as u64 };
+        let expect = Expect { principal: &principal, request: &digest, now_ms: options::millis(now_ms, "now_ms")? };
         let record = self.record.as_mut().map(|r| r as &mut dyn ReplayRecord);
         Ok(self.codec.open(&ticket, &expect, record))
     }

@@ -212,7 +212,9 @@ impl OpenOptions {
     }
 }
 
-fn millis(value: f64, name: &str) -> Result<u64, JsError> {
+/// A time in milliseconds as JavaScript gives it, or an `Error` naming the argument: `NaN`
+/// (an argument left out), a negative number or one past 2^53 is not a time.
+pub fn millis(value: f64, name: &str) -> Result<u64, JsError> {
     if (0.0..=9_007_199_254_740_991.0).contains(&value) {
         Ok(value as u64)
     } else {

@@ -63,7 +63,7 @@ impl LabServer {
         let defaults = ServerConfig::default();
         let config = ServerConfig {
             mode: options.mode.unwrap_or(defaults.mode),
-            ttl_ms: options.ttl_ms.map_or(defaults.ttl_ms, |t| t.max(0.0) as u64),
+            ttl_ms: options.ttl_ms.map_or(Ok(defaults.ttl_ms), |t| options::millis(t, "ttlMs"))?,
             ..defaults
         };
         Ok(LabServer {
@@ -97,7 +97,7 @@ impl LabServer {
         };
         let mut ctx = Ctx {
             principal: &principal,
-            now_ms: request.now_ms.max(0.0) as u64,
+            now_ms: options::millis(request.now_ms, "nowMs")?,
             replica: "js",
             record: self.record.as_mut().map(|r| r as &mut dyn ReplayRecord),
             ledger: &mut self.ledger,
