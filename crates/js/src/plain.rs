@@ -2,6 +2,7 @@
 //! `JSON.stringify` would see it, with a sentence naming the place of whatever is not.
 
 use serde_json::{Map, Number, Value};
+use std::fmt::Write;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The deepest an argument may nest arrays and objects: the JSON reader's limit.
@@ -58,7 +59,7 @@ impl Walk {
             let mut list = Vec::with_capacity(items.length().min(1024) as usize);
             for (index, item) in items.iter().enumerate() {
                 let mark = place.len();
-                place.push_str(&format!("[{index}]"));
+                let _ = write!(place, "[{index}]");
                 list.push(self.value(&item, place, depth + 1)?);
                 place.truncate(mark);
             }
