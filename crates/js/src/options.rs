@@ -67,7 +67,7 @@ fn field_names<T: DeserializeOwned>() -> &'static [&'static str] {
 /// The argument as JSON, once it is known to be an object.
 fn json_of(value: &JsValue) -> Result<Json, JsError> {
     if !value.is_object() {
-        return Err(bad(&format!("expected an object, got {}", type_name(value))));
+        return Err(bad(&format!("expected an object, got {}", plain::type_name(value))));
     }
     plain::json_of(value).map_err(|why| bad(&why))
 }
@@ -80,26 +80,17 @@ fn read<T: DeserializeOwned>(value: Json) -> Result<T, JsError> {
         let shown = if why.starts_with("unknown field") { segments.len().saturating_sub(1) } else { segments.len() };
         let mut place = String::new();
         for segment in &segments[..shown] {
-            if !place.is_empty() && !matches!(segment, Segment::Seq { .. }) {
-                place.push('.');
+            match segment {
+                Segment::Seq { index } => plain::enter_item(&mut place, *index),
+                named => plain::enter_member(&mut place, &named.to_string()),
             }
-            place.push_str(&segment.to_string());
         }
-        bad(&if place.is_empty() { why } else { format!("`{place}`: {why}") })
+        bad(&plain::refusal(&place, &why))
     })
 }
 
 fn bad(why: &str) -> JsError {
     JsError::new(&format!("mrtr: bad options: {why}"))
-}
-
-/// `typeof`, with `null` called by its name.
-fn type_name(value: &JsValue) -> String {
-    if value.is_null() {
-        "null".into()
-    } else {
-        value.js_typeof().as_string().unwrap_or_default()
-    }
 }
 
 /// Writes plain data as a plain JS object, the way `JSON.parse` reads it: maps as objects,
@@ -114,7 +105,9 @@ pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
 /// A text argument, or an `Error` saying what came instead (wasm-bindgen's own conversion
 /// of a number or `undefined` into a string fails with a memory fault, not a sentence).
 pub fn text(value: &JsValue, name: &str) -> Result<String, JsError> {
-    value.as_string().ok_or_else(|| JsError::new(&format!("mrtr: `{name}` must be a string, got {}", type_name(value))))
+    value
+        .as_string()
+        .ok_or_else(|| JsError::new(&format!("mrtr: `{name}` must be a string, got {}", plain::type_name(value))))
 }
 
 /// The key and mode every call needs.
@@ -215,7 +208,7 @@ impl OpenOptions {
 /// A time in milliseconds as JavaScript gives it, or an `Error` naming the argument: `NaN`
 /// (an argument left out), a negative number or one past 2^53 is not a time.
 pub fn millis(value: f64, name: &str) -> Result<u64, JsError> {
-    if (0.0..=9_007_199_254_740_991.0).contains(&value) {
+    if (0.0..=plain::MAX_SAFE_INTEGER).contains(&value) {
         Ok(value as u64)
     } else {
         // `{:?}`: 1e300 as 1e300, not as its 301 digits.

@@ -9,6 +9,8 @@ use wasm_bindgen::{JsCast, JsValue};
 const MOST_NESTED: usize = mrtr_json::MAX_DEPTH;
 /// The most values an argument may hold, counting a value reached twice twice.
 const MOST_VALUES: usize = 1 << 20;
+/// `Number.MAX_SAFE_INTEGER`: the largest whole number a double holds exactly.
+pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 /// Reads a JS value as JSON. A member that is `undefined` is left out, as `JSON.stringify`
 /// leaves it out (an optional option given as `undefined` is not given). A function, a
@@ -46,8 +48,7 @@ impl Walk {
             return number_of(number).ok_or_else(|| refusal(place, &format!("{number} is not a number JSON can hold")));
         }
         if !value.is_object() {
-            let kind = value.js_typeof().as_string().unwrap_or_default();
-            return Err(refusal(place, &format!("a {kind} is not JSON data")));
+            return Err(refusal(place, &format!("a {} is not JSON data", type_name(value))));
         }
         if depth == MOST_NESTED {
             return Err(refusal(
@@ -59,7 +60,7 @@ impl Walk {
             let mut list = Vec::with_capacity(items.length().min(1024) as usize);
             for (index, item) in items.iter().enumerate() {
                 let mark = place.len();
-                let _ = write!(place, "[{index}]");
+                enter_item(place, index);
                 list.push(self.value(&item, place, depth + 1)?);
                 place.truncate(mark);
             }
@@ -77,10 +78,7 @@ impl Walk {
                 continue;
             }
             let mark = place.len();
-            if mark > 0 {
-                place.push('.');
-            }
-            place.push_str(&name);
+            enter_member(place, &name);
             let member = self.value(&member, place, depth + 1)?;
             place.truncate(mark);
             members.insert(name, member);
@@ -91,8 +89,7 @@ impl Walk {
 
 /// A whole number within 2^53 as an integer (`7`, not `7.0`), any other finite number as is.
 fn number_of(number: f64) -> Option<Value> {
-    const SAFE: f64 = 9_007_199_254_740_991.0;
-    if number.fract() == 0.0 && number.abs() <= SAFE {
+    if number.fract() == 0.0 && number.abs() <= MAX_SAFE_INTEGER {
         return Some(Value::Number(Number::from(number as i64)));
     }
     Number::from_f64(number).map(Value::Number)
@@ -115,8 +112,30 @@ fn class_name(object: &js_sys::Object) -> String {
         .unwrap_or_else(|| "class instance".into())
 }
 
+/// A place one member further in: `request` → `request.params` (a name alone at the start).
+pub fn enter_member(place: &mut String, name: &str) {
+    if !place.is_empty() {
+        place.push('.');
+    }
+    place.push_str(name);
+}
+
+/// A place one item further in: `data.list` → `data.list[2]`.
+pub fn enter_item(place: &mut String, index: usize) {
+    let _ = write!(place, "[{index}]");
+}
+
+/// `typeof`, with `null` called by its name.
+pub fn type_name(value: &JsValue) -> String {
+    if value.is_null() {
+        "null".into()
+    } else {
+        value.js_typeof().as_string().unwrap_or_default()
+    }
+}
+
 /// What is wrong, after the place where it is (nothing for the argument itself).
-fn refusal(place: &str, why: &str) -> String {
+pub fn refusal(place: &str, why: &str) -> String {
     if place.is_empty() {
         why.into()
     } else {
