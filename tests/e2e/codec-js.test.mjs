@@ -63,8 +63,8 @@ export const tests = {
     equal(m.open("x", { key, mode: undefined, principal: "bob", request, nowMs: 0 }).failedCheck, "shape");
     // A time left out is not time 0, wherever a time is asked for.
     await throwsWith(() => new m.Verifier({ key }).verdict("v1.a.b", "bob", "d"), "`now_ms` must be a number of milliseconds from 0 to Number.MAX_SAFE_INTEGER, got NaN");
-    await throwsWith(() => new m.LabServer().handle("{}", { bearer: "bob-token", nowMs: -5 }), "`nowMs` must be a number of milliseconds");
-    await throwsWith(() => new m.LabServer({ ttlMs: -1 }), "`ttlMs` must be a number of milliseconds");
+    await throwsWith(() => new m.LabServer().handle("{}", { bearer: "bob-token", nowMs: -5 }), "`nowMs`: invalid value: integer `-5`, expected a number of milliseconds from 0 to Number.MAX_SAFE_INTEGER");
+    await throwsWith(() => new m.LabServer({ ttlMs: -1 }), "`ttlMs`: invalid value: integer `-1`, expected a number of milliseconds");
     const huge = "A".repeat(1 << 20);
     equal(m.open(huge, { key, principal: "bob", request, nowMs: 0 }).failedCheck, "size");
     // Not a string where a string belongs: a sentence, not a memory fault.
@@ -72,6 +72,17 @@ export const tests = {
     await throwsWith(() => m.inspect(), "`ticket` must be a string, got undefined");
     await throwsWith(() => m.open("v1.a.b"), "bad options: expected an object, got undefined");
     await throwsWith(() => new m.LabServer().handle("{}", null), "bad options: expected an object, got null");
+    // An array is an object to `typeof`, not to these calls: the same sentence everywhere.
+    await throwsWith(() => m.open("v1.a.b", [key]), "bad options: expected an object, got array");
+    await throwsWith(() => new m.Verifier([key]), "bad options: expected an object, got array");
+    await throwsWith(() => m.requestDigest("tools/call", [1, 2]), "bad options: expected an object, got array");
+    // A seed is a whole number: 1.5 must not quietly play seed 1's run, nor -1 seed 0's.
+    await throwsWith(() => new m.LabServer({ seed: 1.5 }), "`seed`: invalid value: floating point `1.5`, expected a whole number from 0 to Number.MAX_SAFE_INTEGER");
+    await throwsWith(() => new m.LabServer({ seed: -1 }), "`seed`: invalid value: integer `-1`, expected a whole number");
+    // A number where serde would say "f64" or "usize" is described in JavaScript's terms.
+    await throwsWith(() => m.mint({ key, principal: "bob", request, nowMs: "7", ttlMs: 1 }), "`nowMs`: invalid type: string \"7\", expected a number of milliseconds");
+    await throwsWith(() => new m.Verifier({ key, maxLen: 2.5 }), "`maxLen`: invalid value: floating point `2.5`, expected a whole number");
+    equal(new m.Verifier({ key, maxLen: null }).verdict("v1.a.b", "bob", "d", 0), "base64url", "null is not given");
     await throwsWith(() => m.requestDigest(null, {}), "`method` must be a string, got null");
     await throwsWith(() => new m.LabServer().handle(42, { bearer: "bob-token", nowMs: 0 }), "`line` must be a string, got number");
     await throwsWith(() => new m.Verifier({ key }).verdict("v1.a.b", { name: "bob" }, "d", 0), "`principal` must be a string, got object");

@@ -23,6 +23,7 @@
 //! with a sentence saying which.
 #![deny(missing_docs)]
 
+mod number;
 mod options;
 mod plain;
 mod random;
@@ -161,7 +162,8 @@ impl Verifier {
     ) -> Result<Opened, JsError> {
         let (ticket, principal) = (options::text(ticket, "ticket")?, options::text(principal, "principal")?);
         let digest = mrtr_ticket::RequestDigest::from_encoded(&options::text(digest, "digest")?);
-        let expect = Expect { principal: &principal, request: &digest, now_ms: options::millis(now_ms, "now_ms")? };
+        let expect =
+            Expect { principal: &principal, request: &digest, now_ms: number::Kind::Millis.check(now_ms, "now_ms")? };
         let record = self.record.as_mut().map(|r| r as &mut dyn ReplayRecord);
         Ok(self.codec.open(&ticket, &expect, record))
     }

@@ -1,6 +1,6 @@
 //! Options objects from JavaScript, checked with sentences a person can act on.
 
-use crate::plain;
+use crate::{number, plain};
 use mrtr_json::Value;
 use mrtr_ticket::{Codec, Key, Mint, Mode, RequestDigest};
 use serde::de::DeserializeOwned;
@@ -14,17 +14,14 @@ use wasm_bindgen::prelude::*;
 /// string``), and a name the type does not know is refused, not ignored: a misspelt
 /// `replayrecord: true` must not leave a verifier without its record.
 pub fn parse<T: DeserializeOwned>(value: JsValue) -> Result<T, JsError> {
-    read(json_of(&value)?)
+    read(Json::Object(object_of(&value)?))
 }
 
 /// Reads options that carry a codec's (`key`, `mode`, `maxLen`, `replayRecord`) beside the
 /// call's own: the codec's members are taken out and read as [`CodecOptions`], the rest as
 /// `T` (serde cannot refuse an unknown name through `flatten`, so this is not one struct).
 pub fn parse_with_codec<T: DeserializeOwned>(value: JsValue) -> Result<(CodecOptions, T), JsError> {
-    let mut members = match json_of(&value)? {
-        Json::Object(members) => members,
-        _ => return Err(bad("expected an object, got an array")),
-    };
+    let mut members = object_of(&value)?;
     let (codec_names, names) = (field_names::<CodecOptions>(), field_names::<T>());
     if let Some(unknown) =
         members.keys().find(|name| !codec_names.contains(&name.as_str()) && !names.contains(&name.as_str()))
@@ -64,12 +61,14 @@ fn field_names<T: DeserializeOwned>() -> &'static [&'static str] {
     names
 }
 
-/// The argument as JSON, once it is known to be an object.
-fn json_of(value: &JsValue) -> Result<Json, JsError> {
-    if !value.is_object() {
-        return Err(bad(&format!("expected an object, got {}", plain::type_name(value))));
+/// The argument's members as JSON, once it is known to be an object (not an array, which
+/// is an object to `typeof`).
+fn object_of(value: &JsValue) -> Result<serde_json::Map<String, Json>, JsError> {
+    let object = value.is_object() && !js_sys::Array::is_array(value);
+    match object.then(|| plain::json_of(value)).transpose().map_err(|why| bad(&why))? {
+        Some(Json::Object(members)) => Ok(members),
+        _ => Err(bad(&format!("expected an object, got {}", plain::type_name(value)))),
     }
-    plain::json_of(value).map_err(|why| bad(&why))
 }
 
 fn read<T: DeserializeOwned>(value: Json) -> Result<T, JsError> {
@@ -117,8 +116,8 @@ pub struct CodecOptions {
     key: String,
     #[serde(default = "signed")]
     mode: Mode,
-    #[serde(default)]
-    max_len: Option<usize>,
+    #[serde(default, deserialize_with = "number::some_whole")]
+    max_len: Option<u64>,
     #[serde(default)]
     pub replay_record: bool,
 }
@@ -132,7 +131,7 @@ impl CodecOptions {
         let key = Key::new(self.key.as_bytes()).map_err(|e| JsError::new(&format!("mrtr: {e}")))?;
         let codec = Codec::new(key, self.mode);
         Ok(match self.max_len {
-            Some(max) => codec.with_max_len(max),
+            Some(max) => codec.with_max_len(usize::try_from(max).unwrap_or(usize::MAX)),
             None => codec,
         })
     }
@@ -170,8 +169,10 @@ pub struct MintOptions {
     digest: Option<String>,
     #[serde(default)]
     data: Value,
-    now_ms: f64,
-    ttl_ms: f64,
+    #[serde(deserialize_with = "number::millis")]
+    now_ms: u64,
+    #[serde(deserialize_with = "number::millis")]
+    ttl_ms: u64,
 }
 
 impl MintOptions {
@@ -180,8 +181,8 @@ impl MintOptions {
             principal: self.principal.clone(),
             request: digest(&self.request, &self.digest)?,
             data: self.data.clone(),
-            now_ms: millis(self.now_ms, "nowMs")?,
-            ttl_ms: millis(self.ttl_ms, "ttlMs")?,
+            now_ms: self.now_ms,
+            ttl_ms: self.ttl_ms,
         })
     }
 }
@@ -195,25 +196,13 @@ pub struct OpenOptions {
     request: Option<Request>,
     #[serde(default)]
     digest: Option<String>,
-    now_ms: f64,
+    #[serde(deserialize_with = "number::millis")]
+    now_ms: u64,
 }
 
 impl OpenOptions {
     /// The request digest and the clock, checked.
     pub fn request_and_now(&self) -> Result<(RequestDigest, u64), JsError> {
-        Ok((digest(&self.request, &self.digest)?, millis(self.now_ms, "nowMs")?))
-    }
-}
-
-/// A time in milliseconds as JavaScript gives it, or an `Error` naming the argument: `NaN`
-/// (an argument left out), a negative number or one past 2^53 is not a time.
-pub fn millis(value: f64, name: &str) -> Result<u64, JsError> {
-    if (0.0..=plain::MAX_SAFE_INTEGER).contains(&value) {
-        Ok(value as u64)
-    } else {
-        // `{:?}`: 1e300 as 1e300, not as its 301 digits.
-        Err(JsError::new(&format!(
-            "mrtr: `{name}` must be a number of milliseconds from 0 to Number.MAX_SAFE_INTEGER, got {value:?}"
-        )))
+        Ok((digest(&self.request, &self.digest)?, self.now_ms))
     }
 }

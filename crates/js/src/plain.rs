@@ -125,10 +125,12 @@ pub fn enter_item(place: &mut String, index: usize) {
     let _ = write!(place, "[{index}]");
 }
 
-/// `typeof`, with `null` called by its name.
+/// `typeof`, with `null` and an array called by their names.
 pub fn type_name(value: &JsValue) -> String {
     if value.is_null() {
         "null".into()
+    } else if js_sys::Array::is_array(value) {
+        "array".into()
     } else {
         value.js_typeof().as_string().unwrap_or_default()
     }

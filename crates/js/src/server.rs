@@ -1,7 +1,7 @@
 //! The lab's simulated MCP server for JavaScript: the same server core and tools the lab
 //! runs, one JSON-RPC line in, one line out.
 
-use crate::options;
+use crate::{number, options};
 use mrtr_sim::cluster::LAB_KEY;
 use mrtr_sim::ledger::Ledger;
 use mrtr_sim::rng::SimRng;
@@ -14,9 +14,11 @@ use wasm_bindgen::prelude::*;
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 struct ServerOptions {
     mode: Option<Mode>,
-    ttl_ms: Option<f64>,
+    #[serde(deserialize_with = "number::some_millis")]
+    ttl_ms: Option<u64>,
     replay_record: bool,
-    seed: Option<f64>,
+    #[serde(deserialize_with = "number::some_whole")]
+    seed: Option<u64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -26,7 +28,8 @@ struct Request {
     bearer: Option<String>,
     #[serde(default)]
     principal: Option<String>,
-    now_ms: f64,
+    #[serde(deserialize_with = "number::millis")]
+    now_ms: u64,
 }
 
 /// `new LabServer({mode, ttlMs, replayRecord, seed})`: a stateless MCP 2026-07-28 server
@@ -52,7 +55,7 @@ impl LabServer {
         let options: ServerOptions =
             if options.is_undefined() { ServerOptions::default() } else { options::parse(options)? };
         let seed = match options.seed {
-            Some(seed) => seed as u64,
+            Some(seed) => seed,
             None => {
                 let mut bytes = [0u8; 8];
                 crate::random::CryptoRandom.fill(&mut bytes);
@@ -63,7 +66,7 @@ impl LabServer {
         let defaults = ServerConfig::default();
         let config = ServerConfig {
             mode: options.mode.unwrap_or(defaults.mode),
-            ttl_ms: options.ttl_ms.map_or(Ok(defaults.ttl_ms), |t| options::millis(t, "ttlMs"))?,
+            ttl_ms: options.ttl_ms.unwrap_or(defaults.ttl_ms),
             ..defaults
         };
         Ok(LabServer {
@@ -97,7 +100,7 @@ impl LabServer {
         };
         let mut ctx = Ctx {
             principal: &principal,
-            now_ms: options::millis(request.now_ms, "nowMs")?,
+            now_ms: request.now_ms,
             replica: "js",
             record: self.record.as_mut().map(|r| r as &mut dyn ReplayRecord),
             ledger: &mut self.ledger,
