@@ -8,7 +8,23 @@ cd "$ROOT"
 source scripts/env.sh
 
 step bash scripts/setup.sh serve
+# The port and address: PORT and ADDRESS, or `--port N` and `--address A` among the flags
+# (taken out here, since trunk refuses a flag given twice); every other flag goes to trunk.
 PORT=${PORT:-8080}
-echo "[serve] the lab will be at http://127.0.0.1:$PORT/ (Ctrl-C stops it)" >&2
+ADDRESS=${ADDRESS:-127.0.0.1}
+rest=()
+while (($#)); do
+  case "$1" in
+    --port | --address)
+      (($# >= 2)) || { echo "[serve] $1 needs a value" >&2; exit 2; }
+      if [[ $1 == --port ]]; then PORT=$2; else ADDRESS=$2; fi
+      shift 2
+      ;;
+    --port=*) PORT=${1#*=}; shift ;;
+    --address=*) ADDRESS=${1#*=}; shift ;;
+    *) rest+=("$1"); shift ;;
+  esac
+done
+echo "[serve] the lab will be at http://$ADDRESS:$PORT/ (Ctrl-C stops it)" >&2
 # A release build: the lab as students should feel it (a debug build is several times slower).
-exec trunk serve --release --address 127.0.0.1 --port "$PORT" "$@"
+exec trunk serve --release --address "$ADDRESS" --port "$PORT" ${rest[@]+"${rest[@]}"}

@@ -1,0 +1,65 @@
+// The README's serve command: `scripts/serve.sh` builds the lab and serves it, on the port
+// it is asked for. It builds into a folder of its own here, so the other tests' dist/ stays
+// as it is.
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { equal, noProblems, ok, watchConsole } from "./assert.mjs";
+
+/** A loopback port no one listens on now. */
+const freePort = () =>
+  new Promise((done, fail) => {
+    const probe = createServer().once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+
+/** Polls `url` until it answers 200, the server exits, or `ms` pass. */
+async function answered(url, server, ms) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (server.exitCode !== null) throw new Error(`scripts/serve.sh exited with ${server.exitCode}:\n${server.said()}`);
+    const status = await fetch(url).then((r) => r.status, () => 0);
+    if (status === 200) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`no answer from ${url} after ${ms / 1000} s:\n${server.said()}`);
+}
+
+export const tests = {
+  async "scripts/serve.sh serves the lab on the port given as a flag"({ root, browser }) {
+    const port = await freePort();
+    const dist = join(root, "target/serve-check");
+    const server = spawn("bash", ["scripts/serve.sh", "--port", String(port), "--dist", dist], {
+      cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    for (const stream of [server.stdout, server.stderr]) stream.on("data", (chunk) => (output += chunk));
+    server.said = () => output.split("\n").slice(-15).join("\n");
+    const base = `http://127.0.0.1:${port}/`;
+    try {
+      await answered(base, server, 150_000);
+      ok(output.includes(`[serve] the lab will be at ${base}`), `the address it prints:\n${server.said()}`);
+      for (const path of ["lesson.html", "embed.html", "mrtr-lab-element.js", "pkg/mrtr_js.js"]) {
+        equal((await fetch(base + path)).status, 200, `${path} is served`);
+      }
+      const context = await browser.newContext({ serviceWorkers: "block" });
+      const page = await context.newPage();
+      watchConsole(page);
+      await page.goto(`${base}#voucher`);
+      await page.locator("button.move-title").first().waitFor();
+      equal(await page.locator(".intro h2").textContent(), "One-time voucher and the replay record");
+      await page.getByRole("button", { name: "Honest retry", exact: true }).click();
+      await page.getByRole("status").filter({ hasText: "accepted" }).waitFor();
+      noProblems(page);
+      await context.close();
+    } finally {
+      // trunk is the script's own process (exec), in a group of its own.
+      try {
+        process.kill(-server.pid, "SIGTERM");
+      } catch {}
+    }
+  },
+};
