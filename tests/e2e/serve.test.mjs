@@ -42,8 +42,11 @@ export const tests = {
     try {
       await answered(base, server, 150_000);
       ok(output.includes(`[serve] the lab will be at ${base}`), `the address it prints:\n${server.said()}`);
-      for (const path of ["lesson.html", "embed.html", "mrtr-lab-element.js", "pkg/mrtr_js.js"]) {
-        equal((await fetch(base + path)).status, 200, `${path} is served`);
+      equal((await fetch(base + "lesson.html")).status, 200, "the sample lesson is served");
+      // What a lesson page on another origin loads: a module script needs the CORS header.
+      for (const path of ["embed.html", "mrtr-lab-element.js", "mrtr-lab-element.css", "mrtr-ticket-element.js", "pkg/mrtr_js.js"]) {
+        const response = await fetch(base + path);
+        equal([response.status, response.headers.get("access-control-allow-origin")], [200, "*"], `${path}: status, CORS`);
       }
       const context = await browser.newContext({ serviceWorkers: "block" });
       const page = await context.newPage();
