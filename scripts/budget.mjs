@@ -26,7 +26,7 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const dist = join(root, "dist");
 const page0 = await readFile(join(dist, "index.html"), "utf8");
 // (Trunk minifies the page: its attribute values may come without quotes.)
-const loaded = [...page0.matchAll(/(?:href|src)=["']?\/?([^"'\s>]+\.(?:js|css))/g)].map((m) => m[1]);
+const loaded = [...page0.matchAll(/(?:href|src)=["']?(?:\.?\/)?([^"'\s>]+\.(?:js|css))/g)].map((m) => m[1]);
 const glue = loaded.find((name) => /^mrtr-lab-[0-9a-f]+\.js$/.test(name));
 loaded.push(glue.replace(/\.js$/, "_bg.wasm"), "index.html");
 let transfer = 0;

@@ -1,9 +1,11 @@
-// The README's serve command: `scripts/serve.sh` builds the lab and serves it, on the port
-// it is asked for. It builds into a folder of its own here, so the other tests' dist/ stays
-// as it is.
+// Where the lab is served from: the README's serve command (`scripts/serve.sh` builds the lab
+// and serves it on the port it is asked for; here into a folder of its own, so the other
+// tests' dist/ stays as it is), and dist/ copied to a folder of a course's site.
 import { spawn } from "node:child_process";
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { serve } from "../../scripts/static-server.mjs";
 import { equal, noProblems, ok, watchConsole } from "./assert.mjs";
 
 /** A loopback port no one listens on now. */
@@ -63,6 +65,35 @@ export const tests = {
       try {
         process.kill(-server.pid, "SIGTERM");
       } catch {}
+    }
+  },
+
+  async "dist/ works from a folder of a site, not only from its root"({ root, browser }) {
+    // A static host with the build at /course/mrtr/lab/: every page finds its files beside it.
+    const site = join(root, "target/e2e-site");
+    rmSync(site, { recursive: true, force: true });
+    mkdirSync(join(site, "course/mrtr"), { recursive: true });
+    symlinkSync(join(root, "dist"), join(site, "course/mrtr/lab"));
+    const { server, url } = await serve(site);
+    try {
+      for (const [path, labs] of [["course/mrtr/lab/#voucher", 1], ["course/mrtr/lab/embed.html?scenario=voucher", 1], ["course/mrtr/lab/lesson.html", 3]]) {
+        const context = await browser.newContext({ serviceWorkers: "block" });
+        const page = await context.newPage();
+        watchConsole(page);
+        const missing = [];
+        page.on("response", (r) => r.status() >= 400 && missing.push(`${r.status()} ${r.url()}`));
+        await page.goto(url + path);
+        // The lab's page and the iframe draw in the document, the lesson's labs in shadow roots.
+        await page.waitForFunction((labs) => {
+          const roots = [document, ...[...document.querySelectorAll("mrtr-lab")].map((lab) => lab.shadowRoot).filter(Boolean)];
+          return roots.filter((r) => r.querySelector("button.move-title")).length >= labs;
+        }, labs, { timeout: 15_000 });
+        equal(missing, [], `${path}: nothing missing`);
+        noProblems(page);
+        await context.close();
+      }
+    } finally {
+      server.close();
     }
   },
 };
