@@ -1,6 +1,7 @@
 // Where the lab is served from: the README's serve command (`scripts/serve.sh` builds the lab
 // and serves it on the port it is asked for; here into a folder of its own, so the other
-// tests' dist/ stays as it is), and dist/ copied to a folder of a course's site.
+// tests' dist/ stays as it is), dist/ in a folder of a course's site, and the page opened as
+// a file.
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { createServer } from "node:net";
@@ -95,5 +96,12 @@ export const tests = {
     } finally {
       server.close();
     }
+  },
+
+  async "opened as a file, the page says how to serve it instead of staying blank"({ root, browser }) {
+    const page = await browser.newPage();
+    await page.goto(`file://${join(root, "dist/index.html")}`);
+    await page.getByText("The lab loads over HTTP only: run scripts/serve.sh, or serve this folder.").waitFor({ timeout: 5000 });
+    await page.close();
   },
 };
