@@ -25,6 +25,14 @@ while (($#)); do
     *) rest+=("$1"); shift ;;
   esac
 done
+# Something already answering there (another lab, another server) would stop trunk after its
+# build with a bare "Address already in use": say so first, and what to do.
+probe=$ADDRESS
+[[ $probe == 0.0.0.0 ]] && probe=127.0.0.1
+if (exec 3<>"/dev/tcp/$probe/$PORT") 2>/dev/null; then
+  echo "[serve] port $PORT is taken on $ADDRESS (is the lab already running?): stop that, or run scripts/serve.sh --port $((PORT + 1))" >&2
+  exit 1
+fi
 echo "[serve] the lab will be at http://$ADDRESS:$PORT/ (Ctrl-C stops it)" >&2
 # A release build: the lab as students should feel it (a debug build is several times slower).
 exec trunk serve --release --address "$ADDRESS" --port "$PORT" ${rest[@]+"${rest[@]}"}

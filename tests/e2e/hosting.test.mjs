@@ -2,7 +2,7 @@
 // and serves it on the port it is asked for; here into a folder of its own, so the other
 // tests' dist/ stays as it is), dist/ in a folder of a course's site, and the page opened as
 // a file.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -61,6 +61,10 @@ export const tests = {
       await page.getByRole("status").filter({ hasText: "accepted" }).waitFor();
       noProblems(page);
       await context.close();
+      // A second one on the same port says so before building, instead of trunk's bare error.
+      const again = spawnSync("bash", ["scripts/serve.sh", "--port", String(port)], { cwd: root, encoding: "utf8", timeout: 60_000 });
+      equal(again.status, 1, `a second serve.sh on port ${port}: ${again.stderr}`);
+      ok(again.stderr.includes(`[serve] port ${port} is taken on 127.0.0.1 (is the lab already running?)`), again.stderr);
     } finally {
       // trunk is the script's own process (exec), in a group of its own.
       try {
