@@ -64,10 +64,14 @@ fn field_names<T: DeserializeOwned>() -> &'static [&'static str] {
 /// The argument's members as JSON, once it is known to be an object (not an array, which
 /// is an object to `typeof`).
 fn object_of(value: &JsValue) -> Result<serde_json::Map<String, Json>, JsError> {
-    let object = value.is_object() && !js_sys::Array::is_array(value);
-    match object.then(|| plain::json_of(value)).transpose().map_err(|why| bad(&why))? {
-        Some(Json::Object(members)) => Ok(members),
-        _ => Err(bad(&format!("expected an object, got {}", plain::type_name(value)))),
+    let not_an_object = || bad(&format!("expected an object, got {}", plain::type_name(value)));
+    if !value.is_object() || js_sys::Array::is_array(value) {
+        return Err(not_an_object());
+    }
+    // The walk reads any other object as an object, or refuses it (a Date, a Map).
+    match plain::json_of(value).map_err(|why| bad(&why))? {
+        Json::Object(members) => Ok(members),
+        _ => Err(not_an_object()),
     }
 }
 
