@@ -11,6 +11,10 @@ async function load(root) {
 
 const key = "mrtr-lab demo key, not a secret!";
 const request = { method: "tools/call", params: { name: "deploy", arguments: { env: "staging" } } };
+// What an MCP 2026-07-28 client puts in every request's `_meta`.
+const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "node", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } };
 
 export const tests = {
   async "mint and open round-trip, and every check is in the trace"({ root }) {
@@ -110,7 +114,7 @@ export const tests = {
     const report = m.open(late, { key, principal: "bob", request, nowMs: 1 });
     equal([report.ok, report.claims.exp], [true, 2 * Number.MAX_SAFE_INTEGER]);
   },
-  async "a verifier with a replay record makes tickets single-use"({ root }) {
+  async "a verifier with a replay record makes tickets single-use; an option given as null is not given"({ root }) {
     const m = await load(root);
     const digest = m.requestDigest(request.method, request.params);
     const ticket = m.mint({ key, principal: "bob", digest, data: {}, nowMs: 0, ttlMs: 120000 });
@@ -118,14 +122,19 @@ export const tests = {
     equal(verifier.verdict(ticket, "bob", digest, 1000), "accepted");
     equal(verifier.verdict(ticket, "bob", digest, 2000), "single-use");
     equal(new m.Verifier({ key }).verdict(ticket, "bob", digest, 2000), "accepted");
+    // An optional option given as null counts as not given, as undefined does: signed, no record.
+    const plain = new m.Verifier({ key, mode: null, maxLen: null, replayRecord: null });
+    equal([plain.verdict(ticket, "bob", digest, 1000), plain.verdict(ticket, "bob", digest, 2000)], ["accepted", "accepted"]);
+    equal(m.open(ticket, { key, mode: null, replayRecord: null, principal: "bob", digest, nowMs: 1000 }).ok, true);
+    const server = new m.LabServer({ mode: null, ttlMs: null, replayRecord: null, seed: null });
+    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...request.params, _meta: meta } };
+    const asked = JSON.parse(server.handle(JSON.stringify(call), { bearer: "bob-token", principal: null, nowMs: 0 }));
+    equal(asked.result.resultType, "input_required", JSON.stringify(asked));
   },
 
   async "the simulated server answers JSON-RPC lines like the lab's replicas"({ root }) {
     const m = await load(root);
     const server = new m.LabServer({ seed: 1, replayRecord: true });
-    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientInfo": { name: "node", version: "1" },
-      "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } };
     const params = { name: "deploy", arguments: { env: "staging" }, _meta: meta };
     const first = JSON.parse(server.handle(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params }), { bearer: "bob-token", nowMs: 0 }));
     equal(first.result.resultType, "input_required");

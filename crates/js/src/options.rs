@@ -118,26 +118,27 @@ pub fn text(value: &JsValue, name: &str) -> Result<String, JsError> {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CodecOptions {
     key: String,
-    #[serde(default = "signed")]
-    mode: Mode,
+    #[serde(default)]
+    mode: Option<Mode>,
     #[serde(default, deserialize_with = "number::some_whole")]
     max_len: Option<u64>,
     #[serde(default)]
-    pub replay_record: bool,
-}
-
-fn signed() -> Mode {
-    Mode::Signed
+    replay_record: Option<bool>,
 }
 
 impl CodecOptions {
     pub fn build(&self) -> Result<Codec, JsError> {
         let key = Key::new(self.key.as_bytes()).map_err(|e| JsError::new(&format!("mrtr: {e}")))?;
-        let codec = Codec::new(key, self.mode);
+        let codec = Codec::new(key, self.mode.unwrap_or(Mode::Signed));
         Ok(match self.max_len {
             Some(max) => codec.with_max_len(usize::try_from(max).unwrap_or(usize::MAX)),
             None => codec,
         })
+    }
+
+    /// Whether tickets are single-use (`replayRecord: true`).
+    pub fn replay_record(&self) -> bool {
+        self.replay_record.unwrap_or_default()
     }
 }
 

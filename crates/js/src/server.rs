@@ -16,7 +16,7 @@ struct ServerOptions {
     mode: Option<Mode>,
     #[serde(deserialize_with = "number::some_millis")]
     ttl_ms: Option<u64>,
-    replay_record: bool,
+    replay_record: Option<bool>,
     #[serde(deserialize_with = "number::some_whole")]
     seed: Option<u64>,
 }
@@ -71,7 +71,7 @@ impl LabServer {
         };
         Ok(LabServer {
             server: Server::new(key, config),
-            record: options.replay_record.then(UsedNonces::new),
+            record: options.replay_record.unwrap_or_default().then(UsedNonces::new),
             ledger: Ledger::default(),
             rng: SimRng::new(seed),
             store: StateStore::default(),
