@@ -126,6 +126,8 @@ export const tests = {
     const plain = new m.Verifier({ key, mode: null, maxLen: null, replayRecord: null });
     equal([plain.verdict(ticket, "bob", digest, 1000), plain.verdict(ticket, "bob", digest, 2000)], ["accepted", "accepted"]);
     equal(m.open(ticket, { key, mode: null, replayRecord: null, principal: "bob", digest, nowMs: 1000 }).ok, true);
+    const listed = m.mint({ key, principal: "bob", request: { method: "tools/list" }, nowMs: 0, ttlMs: 1000 });
+    equal([null, {}].map((params) => m.open(listed, { key, principal: "bob", request: { method: "tools/list", params }, nowMs: 1 }).failedCheck), [null, null]);
     const server = new m.LabServer({ mode: null, ttlMs: null, replayRecord: null, seed: null });
     const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...request.params, _meta: meta } };
     const asked = JSON.parse(server.handle(JSON.stringify(call), { bearer: "bob-token", principal: null, nowMs: 0 }));

@@ -147,17 +147,16 @@ impl CodecOptions {
 #[serde(deny_unknown_fields)]
 pub struct Request {
     method: String,
-    #[serde(default = "empty_object")]
-    params: Value,
-}
-
-fn empty_object() -> Value {
-    Value::Object(Default::default())
+    /// Not given (or `null`): `{}`, as a JSON-RPC request without params.
+    #[serde(default)]
+    params: Option<Value>,
 }
 
 fn digest(request: &Option<Request>, digest: &Option<String>) -> Result<RequestDigest, JsError> {
     match (request, digest) {
-        (Some(r), None) => Ok(RequestDigest::of(&r.method, &r.params)),
+        (Some(r), None) => {
+            Ok(RequestDigest::of(&r.method, r.params.as_ref().unwrap_or(&Value::Object(Default::default()))))
+        }
         (None, Some(d)) => Ok(RequestDigest::from_encoded(d.clone())),
         _ => Err(JsError::new("mrtr: give either `request` ({method, params}) or `digest`, not both or neither")),
     }
