@@ -111,7 +111,7 @@ impl Verifier {
     #[wasm_bindgen(constructor)]
     pub fn new(#[wasm_bindgen(unchecked_param_type = "CodecOptions")] options: JsValue) -> Result<Verifier, JsError> {
         let options: CodecOptions = options::parse(options)?;
-        let record = options.replay_record().then(UsedNonces::new);
+        let record = options.replay_record.unwrap_or_default().then(UsedNonces::new);
         Ok(Verifier { codec: options.build()?, record })
     }
 

@@ -123,7 +123,7 @@ pub struct CodecOptions {
     #[serde(default, deserialize_with = "number::some_whole")]
     max_len: Option<u64>,
     #[serde(default)]
-    replay_record: Option<bool>,
+    pub replay_record: Option<bool>,
 }
 
 impl CodecOptions {
@@ -134,11 +134,6 @@ impl CodecOptions {
             Some(max) => codec.with_max_len(usize::try_from(max).unwrap_or(usize::MAX)),
             None => codec,
         })
-    }
-
-    /// Whether tickets are single-use (`replayRecord: true`).
-    pub fn replay_record(&self) -> bool {
-        self.replay_record.unwrap_or_default()
     }
 }
 
