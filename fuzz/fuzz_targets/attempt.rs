@@ -6,12 +6,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mrtr_json::Value;
 use mrtr_sim::cluster::RecordMode;
 use mrtr_sim::moves::OwnAttempt;
 use mrtr_sim::scenarios::{Options, Prepared, SCENARIOS};
 use mrtr_sim::trace::Kind;
 use mrtr_ticket::Mode;
+use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
@@ -43,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
         }
         2 => OwnAttempt { ticket: Some(text), ..OwnAttempt::default() },
         _ => OwnAttempt {
-            arguments: Some(mrtr_json::parse(&text).unwrap_or(Value::String(text))),
+            arguments: Some(serde_json::from_str::<serde_json::Value>(&text).unwrap_or(Value::String(text))),
             ..OwnAttempt::default()
         },
     };
@@ -59,7 +59,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(run.verdicts.len(), *before + 1, "one verdict for the attempt");
         for event in run.trace.events.iter().filter(|e| e.kind == Kind::Response) {
             let line = event.line.as_deref().expect("a response on the wire has its line");
-            let response = mrtr_json::parse(line).expect("every response is JSON");
+            let response = serde_json::from_str::<Value>(line).expect("every response is JSON");
             assert_eq!(response["jsonrpc"], "2.0", "{line}");
             assert!(response.get("result").is_some() != response.get("error").is_some(), "{line}");
         }

@@ -43,7 +43,7 @@ use wasm_bindgen::prelude::*;
 pub fn mint(#[wasm_bindgen(unchecked_param_type = "MintOptions")] options: JsValue) -> Result<String, JsError> {
     let (codec, options) = options::parse_with_codec::<MintOptions>(options)?;
     let (codec, mint) = (codec.build()?, options.to_mint()?);
-    Ok(codec.mint(&mint, &mut random::CryptoRandom))
+    codec.mint(&mint, &mut random::CryptoRandom).map_err(|e| JsError::new(&format!("mrtr: {e}")))
 }
 
 /// Opens a ticket and returns the whole check trace as a plain object:
@@ -92,8 +92,10 @@ pub fn request_digest(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] params: JsValue,
 ) -> Result<String, JsError> {
     let method = options::text(&method, "method")?;
-    let params: mrtr_json::Value = options::parse(params)?;
-    Ok(mrtr_ticket::RequestDigest::of(&method, &params).to_string())
+    let params: serde_json::Value = options::parse(params)?;
+    mrtr_ticket::RequestDigest::of(&method, &params)
+        .map(|digest| digest.to_string())
+        .map_err(|e| JsError::new(&format!("mrtr: {e}")))
 }
 
 /// A codec kept alive across calls (the key is set up once), with an optional replay

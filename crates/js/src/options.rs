@@ -1,11 +1,11 @@
 //! Options objects from JavaScript, checked with sentences a person can act on.
 
 use crate::{number, plain};
-use mrtr_json::Value;
 use mrtr_ticket::{Codec, Key, Mint, Mode, RequestDigest};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
+use serde_json::Value;
 use serde_path_to_error::Segment;
 use wasm_bindgen::prelude::*;
 
@@ -14,22 +14,26 @@ use wasm_bindgen::prelude::*;
 /// string``), and a name the type does not know is refused, not ignored: a misspelt
 /// `replayrecord: true` must not leave a verifier without its record.
 pub fn parse<T: DeserializeOwned>(value: JsValue) -> Result<T, JsError> {
-    read(Json::Object(object_of(&value)?))
+    read(Json::Object(object_of(&value)?)).map_err(|why| bad(&why))
 }
 
 /// Reads options that carry a codec's (`key`, `mode`, `maxLen`, `replayRecord`) beside the
 /// call's own: the codec's members are taken out and read as [`CodecOptions`], the rest as
 /// `T` (serde cannot refuse an unknown name through `flatten`, so this is not one struct).
 pub fn parse_with_codec<T: DeserializeOwned>(value: JsValue) -> Result<(CodecOptions, T), JsError> {
-    let mut members = object_of(&value)?;
+    split_codec(object_of(&value)?).map_err(|why| bad(&why))
+}
+
+/// [`parse_with_codec`] once the options are JSON members.
+fn split_codec<T: DeserializeOwned>(mut members: serde_json::Map<String, Json>) -> Result<(CodecOptions, T), String> {
     let (codec_names, names) = (field_names::<CodecOptions>(), field_names::<T>());
     if let Some(unknown) =
         members.keys().find(|name| !codec_names.contains(&name.as_str()) && !names.contains(&name.as_str()))
     {
         let known: Vec<_> = codec_names.iter().chain(names).map(|name| format!("`{name}`")).collect();
-        return Err(bad(&format!("unknown field `{unknown}`, expected one of {}", known.join(", "))));
+        return Err(format!("unknown field `{unknown}`, expected one of {}", known.join(", ")));
     }
-    let codec = codec_names.iter().filter_map(|name| members.remove_entry(*name)).collect();
+    let codec = codec_names.iter().filter_map(|name| members.shift_remove_entry(*name)).collect();
     Ok((read(Json::Object(codec))?, read(Json::Object(members))?))
 }
 
@@ -68,14 +72,13 @@ fn object_of(value: &JsValue) -> Result<serde_json::Map<String, Json>, JsError> 
     if !value.is_object() || js_sys::Array::is_array(value) {
         return Err(not_an_object());
     }
-    // The walk reads any other object as an object, or refuses it (a Date, a Map).
-    match plain::json_of(value).map_err(|why| bad(&why))? {
-        Json::Object(members) => Ok(members),
-        _ => Err(not_an_object()),
-    }
+    // Any other object is refused by the check (a Date, a Map) or read as an object.
+    plain::check(value).map_err(|why| bad(&why))?;
+    serde_wasm_bindgen::from_value(value.clone()).map_err(|_| not_an_object())
 }
 
-fn read<T: DeserializeOwned>(value: Json) -> Result<T, JsError> {
+/// Reads JSON into `T`, or a sentence with the place of what is wrong.
+fn read<T: DeserializeOwned>(value: Json) -> Result<T, String> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let why = e.inner().to_string();
         // An unknown name's place ends with that name, which the sentence already says.
@@ -88,7 +91,7 @@ fn read<T: DeserializeOwned>(value: Json) -> Result<T, JsError> {
                 named => plain::enter_member(&mut place, &named.to_string()),
             }
         }
-        bad(&plain::refusal(&place, &why))
+        plain::refusal(&place, &why)
     })
 }
 
@@ -149,9 +152,8 @@ pub struct Request {
 
 fn digest(request: &Option<Request>, digest: &Option<String>) -> Result<RequestDigest, JsError> {
     match (request, digest) {
-        (Some(r), None) => {
-            Ok(RequestDigest::of(&r.method, r.params.as_ref().unwrap_or(&Value::Object(Default::default()))))
-        }
+        (Some(r), None) => RequestDigest::of(&r.method, r.params.as_ref().unwrap_or(&Value::Null))
+            .map_err(|e| bad(&format!("`request.params`: {e}"))),
         (None, Some(d)) => Ok(RequestDigest::from_encoded(d.clone())),
         _ => Err(JsError::new("mrtr: give either `request` ({method, params}) or `digest`, not both or neither")),
     }
@@ -203,5 +205,81 @@ impl OpenOptions {
     /// The request digest and the clock, checked.
     pub fn request_and_now(&self) -> Result<(RequestDigest, u64), JsError> {
         Ok((digest(&self.request, &self.digest)?, self.now_ms))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn members(value: Json) -> serde_json::Map<String, Json> {
+        match value {
+            Json::Object(members) => members,
+            _ => unreachable!("an object"),
+        }
+    }
+
+    fn open_options(value: Json) -> Result<(CodecOptions, OpenOptions), String> {
+        split_codec(members(value))
+    }
+
+    const KEY: &str = "mrtr-lab demo key, not a secret!";
+
+    #[test]
+    fn options_read_with_the_codec_apart() {
+        let (codec, open) = open_options(json!({
+            "key": KEY, "mode": "sealed", "maxLen": 100, "replayRecord": null,
+            "principal": "bob", "request": {"method": "tools/list"}, "nowMs": 1.5
+        }))
+        .expect("valid options");
+        assert_eq!((codec.mode, codec.max_len, codec.replay_record), (Some(Mode::Sealed), Some(100), None));
+        assert_eq!(open.principal, "bob");
+        assert_eq!(open.now_ms, 1, "a fraction of a millisecond is dropped");
+    }
+
+    #[test]
+    fn an_unknown_name_is_refused_with_the_names_known() {
+        let why = open_options(json!({"key": KEY, "principal": "bob", "nowMs": 0, "colour": 1})).err();
+        assert_eq!(
+            why.as_deref(),
+            Some(
+                "unknown field `colour`, expected one of `key`, `mode`, `maxLen`, `replayRecord`, `principal`, \
+                 `request`, `digest`, `nowMs`"
+            )
+        );
+        let nested =
+            open_options(json!({"key": KEY, "principal": "bob", "nowMs": 0, "request": {"method": "m", "id": 1}}));
+        assert_eq!(nested.err().as_deref(), Some("`request`: unknown field `id`, expected `method` or `params`"));
+    }
+
+    #[test]
+    fn a_wrong_value_is_named_by_its_place_in_javascript_terms() {
+        let cases = [
+            (json!({"key": KEY, "principal": "bob", "nowMs": 0, "request": {"method": 3}}),
+             "`request.method`: invalid type: integer `3`, expected a string"),
+            (json!({"key": KEY, "principal": "bob", "nowMs": -5}),
+             "`nowMs`: invalid value: integer `-5`, expected a number of milliseconds from 0 to Number.MAX_SAFE_INTEGER"),
+            (json!({"key": KEY, "principal": "bob", "nowMs": "7"}),
+             "`nowMs`: invalid type: string \"7\", expected a number of milliseconds from 0 to Number.MAX_SAFE_INTEGER"),
+            (json!({"key": KEY, "principal": "bob", "nowMs": 9007199254740992_u64}),
+             "`nowMs`: invalid value: integer `9007199254740992`, expected a number of milliseconds"),
+            (json!({"key": KEY, "maxLen": 2.5, "principal": "bob", "nowMs": 0}),
+             "`maxLen`: invalid value: floating point `2.5`, expected a whole number from 0 to Number.MAX_SAFE_INTEGER"),
+            (json!({"key": 5, "principal": "bob", "nowMs": 0}), "`key`: invalid type: integer `5`, expected a string"),
+            (json!({"key": KEY, "mode": "loose", "principal": "bob", "nowMs": 0}), "`mode`: unknown variant `loose`"),
+        ];
+        for (options, want) in cases {
+            let why = open_options(options.clone()).err().unwrap_or_default();
+            assert!(why.starts_with(want), "{options}: {why}");
+        }
+    }
+
+    #[test]
+    fn null_counts_as_not_given() {
+        let (codec, _) =
+            open_options(json!({"key": KEY, "mode": null, "maxLen": null, "principal": "bob", "nowMs": 0}))
+                .expect("valid options");
+        assert_eq!((codec.mode, codec.max_len, codec.replay_record), (None, None, None));
     }
 }

@@ -1,25 +1,26 @@
-//! Plain data from JavaScript: an options object or a `data` value read as JSON, the way
-//! `JSON.stringify` would see it, with a sentence naming the place of whatever is not.
+//! Plain data from JavaScript: what serde-wasm-bindgen cannot be trusted to read. It reads a
+//! `Date` as `{}`, a `BigInt` as a number and `NaN` as `null`, and follows a value that
+//! contains itself until the stack runs out; [`check`] refuses each of these first, naming
+//! its place, and serde-wasm-bindgen then reads what passed.
 
-use serde_json::{Map, Number, Value};
 use std::fmt::Write;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// The deepest an argument may nest arrays and objects: the JSON reader's limit.
-const MOST_NESTED: usize = mrtr_json::MAX_DEPTH;
+/// The deepest an argument may nest arrays and objects: as deep as serde_json reads.
+const MOST_NESTED: usize = 127;
 /// The most values an argument may hold, counting a value reached twice twice.
 const MOST_VALUES: usize = 1 << 20;
 /// `Number.MAX_SAFE_INTEGER`: the largest whole number a double holds exactly.
 pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
-/// Reads a JS value as JSON. A member that is `undefined` is left out, as `JSON.stringify`
-/// leaves it out (an optional option given as `undefined` is not given). A function, a
-/// symbol, a `BigInt`, a number JSON cannot hold (`NaN`, `Infinity`) or an instance of a
-/// class (a `Map`, a `Date`) is refused, named by its place: `data.when: a Date is not
-/// JSON data`. So is a value nested deeper than JSON's reader takes (which also ends a
-/// value that contains itself) and one of more than 2^20 values (a value shared at every
-/// level would otherwise take 2^depth steps).
-pub fn json_of(value: &JsValue) -> Result<Value, String> {
+/// Checks that a JS value is JSON data, as `JSON.stringify` would write it without loss. A
+/// function, a symbol, a `BigInt`, a number JSON cannot hold (`NaN`, `Infinity`) or an
+/// instance of a class (a `Map`, a `Date`) is refused, named by its place: `data.when: a
+/// Date is not JSON data`. So is a value nested deeper than JSON's reader takes (which also
+/// ends a value that contains itself) and one of more than 2^20 values (a value shared at
+/// every level would otherwise take 2^depth steps). `undefined` and `null` pass: both read
+/// as `null`, and an optional option given either way is not given.
+pub fn check(value: &JsValue) -> Result<(), String> {
     Walk { seen: 0 }.value(value, &mut String::new(), 0)
 }
 
@@ -30,22 +31,19 @@ struct Walk {
 impl Walk {
     /// `place` is the path to `value` (`request.params.items[2]`), extended and cut back as
     /// the walk goes in and out.
-    fn value(&mut self, value: &JsValue, place: &mut String, depth: usize) -> Result<Value, String> {
+    fn value(&mut self, value: &JsValue, place: &mut String, depth: usize) -> Result<(), String> {
         self.seen += 1;
         if self.seen > MOST_VALUES {
             return Err(format!("more than {MOST_VALUES} values"));
         }
-        if value.is_null() || value.is_undefined() {
-            return Ok(Value::Null);
-        }
-        if let Some(flag) = value.as_bool() {
-            return Ok(Value::Bool(flag));
-        }
-        if let Some(text) = value.as_string() {
-            return Ok(Value::String(text));
+        if value.is_null() || value.is_undefined() || value.as_bool().is_some() || value.is_string() {
+            return Ok(());
         }
         if let Some(number) = value.as_f64() {
-            return number_of(number).ok_or_else(|| refusal(place, &format!("{number} is not a number JSON can hold")));
+            return match number.is_finite() {
+                true => Ok(()),
+                false => Err(refusal(place, &format!("{number} is not a number JSON can hold"))),
+            };
         }
         if !value.is_object() {
             return Err(refusal(place, &format!("a {} is not JSON data", type_name(value))));
@@ -57,42 +55,27 @@ impl Walk {
             ));
         }
         if let Some(items) = value.dyn_ref::<js_sys::Array>() {
-            let mut list = Vec::with_capacity(items.length().min(1024) as usize);
             for (index, item) in items.iter().enumerate() {
                 let mark = place.len();
                 enter_item(place, index);
-                list.push(self.value(&item, place, depth + 1)?);
+                self.value(&item, place, depth + 1)?;
                 place.truncate(mark);
             }
-            return Ok(Value::Array(list));
+            return Ok(());
         }
         let object: &js_sys::Object = value.unchecked_ref();
         if !is_plain(object) {
             return Err(refusal(place, &format!("a {} is not JSON data", class_name(object))));
         }
-        let mut members = Map::new();
         for entry in js_sys::Object::entries(object).iter() {
             let entry: js_sys::Array = entry.unchecked_into();
-            let (name, member) = (entry.get(0).as_string().unwrap_or_default(), entry.get(1));
-            if member.is_undefined() {
-                continue;
-            }
             let mark = place.len();
-            enter_member(place, &name);
-            let member = self.value(&member, place, depth + 1)?;
+            enter_member(place, &entry.get(0).as_string().unwrap_or_default());
+            self.value(&entry.get(1), place, depth + 1)?;
             place.truncate(mark);
-            members.insert(name, member);
         }
-        Ok(Value::Object(members))
+        Ok(())
     }
-}
-
-/// A whole number within 2^53 as an integer (`7`, not `7.0`), any other finite number as is.
-fn number_of(number: f64) -> Option<Value> {
-    if number.fract() == 0.0 && number.abs() <= MAX_SAFE_INTEGER {
-        return Some(Value::Number(Number::from(number as i64)));
-    }
-    Number::from_f64(number).map(Value::Number)
 }
 
 /// An object literal or `Object.create(null)`: its prototype is `Object.prototype` (of any

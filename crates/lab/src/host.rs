@@ -18,9 +18,9 @@
 //! ```
 
 use crate::state::Lab;
-use mrtr_json::json;
-use mrtr_json::Value;
 use mrtr_sim::scenarios::{Answered, Verdict};
+use serde_json::json;
+use serde_json::Value;
 use std::rc::Rc;
 use yew::Callback;
 

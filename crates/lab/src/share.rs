@@ -4,12 +4,12 @@
 //! The fragment never holds a secret: the lab's key is a lab key, and it is not in the link.
 
 use crate::state::{Action, Lab, MAX_MOVES};
-use mrtr_json::json;
 use mrtr_sim::cluster::{RecordMode, Replica};
 use mrtr_sim::moves::Move;
 use mrtr_sim::person::Reply;
 use mrtr_sim::text::clip;
 use mrtr_ticket::Mode;
+use serde_json::json;
 
 /// The longest edited ticket a link carries.
 pub const MAX_LINKED_TICKET: usize = 8 * 1024;

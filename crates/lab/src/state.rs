@@ -1,12 +1,12 @@
 //! The lab's one state, the actions a student can take, and the pure reducer that calls
 //! the simulation. Components only render this state and send actions.
 
-use mrtr_json::Value;
 use mrtr_sim::cluster::{RecordMode, Replica};
 use mrtr_sim::moves::{self, Move, OwnAttempt};
 use mrtr_sim::person::Reply;
 use mrtr_sim::scenarios::{self, Options, Prepared, Run, Scenario, Verdict};
 use mrtr_ticket::{with_payload, Mode};
+use serde_json::Value;
 use std::rc::Rc;
 
 /// The most moves one situation plays. Each move replays the scenario with the ones before

@@ -7,9 +7,9 @@
 use crate::cluster::{RecordMode, LAB_KEY};
 use crate::moves::{edited_keeping_tag, flip_char_at, forged_with_attacker_key, Move};
 use crate::rng::SimRng;
-use mrtr_json::json;
 use mrtr_ticket::{inspect, Codec, Expect, Key, Mint, Mode, NoRecord, ReplayRecord, RequestDigest, UsedNonces};
 use serde::Serialize;
+use serde_json::json;
 
 /// The moves a campaign draws from.
 pub const CAMPAIGN_MOVES: [Move; 9] = [
@@ -110,8 +110,10 @@ impl Campaign {
         let key = |k: &[u8; 32]| Key::new(k).unwrap_or_else(|_| unreachable!("32 bytes"));
         let codec = Codec::new(key(LAB_KEY), mode);
         let mut rng = SimRng::new(seed);
-        let request = RequestDigest::of("tools/call", &json!({"name": "deploy", "arguments": {"env": "staging"}}));
-        let other_request = RequestDigest::of("tools/call", &json!({"name": "deploy", "arguments": {"env": "prod"}}));
+        let request = RequestDigest::of("tools/call", &json!({"name": "deploy", "arguments": {"env": "staging"}}))
+            .expect("params are an object");
+        let other_request = RequestDigest::of("tools/call", &json!({"name": "deploy", "arguments": {"env": "prod"}}))
+            .expect("params are an object");
         let tickets: Vec<String> = (0..POOL)
             .map(|_| {
                 let mint = Mint {
@@ -121,7 +123,7 @@ impl Campaign {
                     now_ms: 0,
                     ttl_ms: TTL_MS,
                 };
-                codec.mint(&mint, &mut rng)
+                codec.mint(&mint, &mut rng).expect("mintable")
             })
             .collect();
         let edited = tickets_edited(&tickets);

@@ -3,8 +3,8 @@
 
 use crate::jsonrpc;
 use crate::protocol::{Capabilities, META_CAPABILITIES, META_CLIENT_INFO, META_VERSION, PROTOCOL_VERSION};
-use mrtr_json::json;
-use mrtr_json::{Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// The course's round limit: retries after the first request.
 pub const DEFAULT_MAX_ROUNDS: u32 = 3;
@@ -55,7 +55,7 @@ impl Client {
 
     /// The retry of `first`: a new id, the same params, `inputResponses`, and the ticket
     /// exactly as received (left out when the server sent none).
-    pub fn retry(&mut self, first: &Value, answers: Map, ticket: Option<&str>) -> Value {
+    pub fn retry(&mut self, first: &Value, answers: Map<String, Value>, ticket: Option<&str>) -> Value {
         let method = first.get("method").and_then(Value::as_str).unwrap_or_default().to_owned();
         let mut params = first.get("params").and_then(Value::as_object).cloned().unwrap_or_default();
         for member in ["_meta", "inputResponses", "requestState"] {

@@ -6,9 +6,9 @@ use crate::ledger::Ledger;
 use crate::rng::SimRng;
 use crate::server::{AnswerCheck, Ctx, Incoming, Server, ServerConfig, StateStore};
 use crate::trace::{Actor, Kind, Trace};
-use mrtr_json::Value;
 use mrtr_ticket::{Key, ReplayRecord, Report, UsedNonces};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// The lab's server key. It is printed in the docs on purpose: a lab key, not a secret.
 pub const LAB_KEY: &[u8; 32] = b"mrtr-lab server key: not secret!";

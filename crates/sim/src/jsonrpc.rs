@@ -1,7 +1,7 @@
 //! JSON-RPC 2.0 messages as MCP 2026-07-28 uses them, and the error codes.
 
-use mrtr_json::json;
-use mrtr_json::{Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// The text could not be parsed as JSON.
 pub const PARSE_ERROR: i64 = -32700;

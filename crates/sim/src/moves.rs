@@ -8,10 +8,10 @@ use crate::client::Client;
 use crate::cluster::{Replica, ATTACKER_KEY};
 use crate::jsonrpc;
 use crate::person::{Person, Reply};
-use mrtr_json::json;
-use mrtr_json::{Map, Value};
 use mrtr_ticket::{inspect, with_payload, with_payload_bytes, Codec, FixedNonces, Key, Mode};
 use serde::{Deserialize, Serialize};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// One thing a client can do with (or to) a ticket.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -222,9 +222,9 @@ pub struct Situation {
     /// Which round's ticket the moves start from: 1, or 2 in a flow of two rounds.
     pub round: usize,
     /// The questions the server asked.
-    pub requests: Map,
+    pub requests: Map<String, Value>,
     /// What the person answered.
-    pub answers: Map,
+    pub answers: Map<String, Value>,
     /// When the ticket was minted, ms.
     pub minted_at: u64,
     /// The honest retry line, built once so a replay is byte-identical.
@@ -250,7 +250,14 @@ pub struct Attempt {
 
 impl Situation {
     /// Builds the situation; the honest retry gets its id now.
-    pub fn new(first: Value, ticket: String, requests: Map, answers: Map, minted_at: u64, client: &mut Client) -> Self {
+    pub fn new(
+        first: Value,
+        ticket: String,
+        requests: Map<String, Value>,
+        answers: Map<String, Value>,
+        minted_at: u64,
+        client: &mut Client,
+    ) -> Self {
         let honest = client.retry(&first, answers.clone(), Some(&ticket));
         let other_arguments = other_arguments(first.pointer("/params/arguments").unwrap_or(&Value::Null));
         Situation {
@@ -268,7 +275,7 @@ impl Situation {
     }
 
     /// A "yes" to every question, as a client that forges consent would send it.
-    fn yes(&self) -> Map {
+    fn yes(&self) -> Map<String, Value> {
         let person = Person { reply: Reply::Accept, think_ms: 0 };
         self.requests.iter().filter_map(|(k, r)| Some((k.clone(), person.answer(r)?))).collect()
     }
@@ -277,7 +284,7 @@ impl Situation {
     pub fn attempt(&self, by: Move, client: &mut Client) -> Attempt {
         let at_ms = self.minted_at.saturating_add(by.default_at_s() * 1_000);
         let bob = client.bearer.clone();
-        let retry = |client: &mut Client, answers: Map, ticket: Option<&str>| {
+        let retry = |client: &mut Client, answers: Map<String, Value>, ticket: Option<&str>| {
             jsonrpc::line(&client.retry(&self.first, answers, ticket))
         };
         let line = match by {
@@ -287,7 +294,7 @@ impl Situation {
             Move::ResignOtherKey => retry(client, self.answers.clone(), Some(&self.edited(true))),
             Move::Reencode => retry(client, self.answers.clone(), Some(&reencoded(&self.ticket))),
             Move::OtherArguments => {
-                let mut message = mrtr_json::parse(&self.honest_line).unwrap_or_default();
+                let mut message = serde_json::from_str::<Value>(&self.honest_line).unwrap_or_default();
                 message["id"] = client.next_id().into();
                 message["params"]["arguments"] = self.other_arguments.clone();
                 jsonrpc::line(&message)
@@ -383,7 +390,7 @@ impl Situation {
 ///
 /// ```
 /// use mrtr_sim::moves::edited_keeping_tag;
-/// let claims = mrtr_json::json!({"price": 1.0});
+/// let claims = serde_json::json!({"price": 1.0});
 /// assert_eq!(edited_keeping_tag("v1.e30.TAG", &claims), "v1.eyJwcmljZSI6MX0.TAG");
 /// assert_eq!(edited_keeping_tag("v1e.NONCE.BOXBOX", &claims), "v1e.NONCE.BOXAOX");
 /// ```
@@ -399,7 +406,7 @@ pub fn edited_keeping_tag(ticket: &str, claims: &Value) -> String {
 ///
 /// ```
 /// use mrtr_sim::moves::forged_with_attacker_key;
-/// let claims = mrtr_json::json!({"sub": "bob"});
+/// let claims = serde_json::json!({"sub": "bob"});
 /// assert!(forged_with_attacker_key("v1.e30.TAG", &claims).starts_with("v1.eyJzdWIiOiJib2IifQ."));
 /// assert!(forged_with_attacker_key("v1e.NONCE.BOX", &claims).starts_with("v1e."));
 /// ```

@@ -1,8 +1,8 @@
 //! The person at the client: answers each question, and may take a while.
 
-use mrtr_json::json;
-use mrtr_json::Value;
 use serde::{Deserialize, Serialize};
+use serde_json::json;
+use serde_json::Value;
 
 /// How the person answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,7 +47,7 @@ impl Person {
                 if params.get("mode").and_then(Value::as_str) == Some("url") {
                     return Some(json!({"action": "accept"}));
                 }
-                let mut content = mrtr_json::Map::new();
+                let mut content = serde_json::Map::new();
                 let properties = params.pointer("/requestedSchema/properties").and_then(Value::as_object);
                 for (name, schema) in properties.into_iter().flatten() {
                     content.insert(name.clone(), fill(schema, reply == Reply::Accept));

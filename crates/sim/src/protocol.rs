@@ -1,8 +1,8 @@
 //! The 2026-07-28 envelope every request carries in `params._meta`, and capabilities.
 
-use mrtr_json::json;
-use mrtr_json::Value;
 use serde::{Deserialize, Serialize};
+use serde_json::json;
+use serde_json::Value;
 
 /// The one protocol revision this server speaks.
 pub const PROTOCOL_VERSION: &str = "2026-07-28";
@@ -82,8 +82,8 @@ impl Capabilities {
 
     /// Writes them as `clientCapabilities`.
     pub fn to_value(self) -> Value {
-        let mut caps = mrtr_json::Map::new();
-        let mut elicitation = mrtr_json::Map::new();
+        let mut caps = serde_json::Map::new();
+        let mut elicitation = serde_json::Map::new();
         if self.elicit_form {
             elicitation.insert("form".into(), json!({}));
         }

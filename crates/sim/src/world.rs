@@ -8,7 +8,7 @@ use crate::person::Person;
 use crate::protocol::Capabilities;
 use crate::server::Incoming;
 use crate::trace::{Actor, Kind, Trace};
-use mrtr_json::{Map, Value};
+use serde_json::{Map, Value};
 
 /// How a call ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,7 +120,7 @@ impl World {
 
     /// The person answers every embedded request, taking their time; `None` when the host
     /// refuses one (the client then stops rather than guess).
-    pub fn answer_all(&mut self, requests: &Map) -> Option<Map> {
+    pub fn answer_all(&mut self, requests: &Map<String, Value>) -> Option<Map<String, Value>> {
         let mut answers = Map::new();
         for (key, request) in requests {
             let question = request
@@ -243,7 +243,7 @@ mod tests {
     fn tickets_are_named_in_the_order_servers_gave_them_and_a_string_none_gave_is_called_so() {
         let mut world = World::new(ClusterConfig::default());
         let first =
-            world.client.request("tools/call", mrtr_json::json!({"name": "deploy", "arguments": {"env": "staging"}}));
+            world.client.request("tools/call", serde_json::json!({"name": "deploy", "arguments": {"env": "staging"}}));
         let ticket = world.send(&first, None).response.expect("a response")["result"]["requestState"].clone();
         let ticket = ticket.as_str().expect("a ticket");
         for sent in [ticket, "v1.e30.AAAA"] {

@@ -32,7 +32,7 @@ fn a_move_changes_what_is_sent_and_json_prints_the_trace() {
     assert!(out.contains("Invalid requestState: bad signature. Start the request again without it."));
     let (code, out, _) = runner(&["voucher", "--record", "off", "--json"]);
     assert_eq!(code, 0);
-    let run = mrtr_json::parse(&out).expect("--json prints JSON");
+    let run = serde_json::from_str::<serde_json::Value>(&out).expect("--json prints JSON");
     assert_eq!(run["figures"]["redeemed"], 2);
 }
 

@@ -4,12 +4,12 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use mrtr_json::json;
 use mrtr_sim::cluster::{Balancing, RecordMode, Replica};
 use mrtr_sim::moves::Move;
 use mrtr_sim::person::Reply;
 use mrtr_sim::scenarios::{self, Answered, Options, Run};
 use mrtr_ticket::Mode;
+use serde_json::json;
 
 fn run(id: &str, options: Options) -> Run {
     scenarios::run(id, &options).expect("known scenario")
@@ -378,7 +378,7 @@ fn after_the_ticket_the_server_checks_the_answer_came_with_it() {
 fn an_answer_that_does_not_fit_the_form_is_not_taken_and_the_server_asks_again() {
     use mrtr_sim::cluster::ClusterConfig;
     use mrtr_sim::world::World;
-    let retry_with = |tool: &str, arguments: mrtr_json::Value, key: &str, content: mrtr_json::Value| {
+    let retry_with = |tool: &str, arguments: serde_json::Value, key: &str, content: serde_json::Value| {
         let mut world = World::new(ClusterConfig::default());
         let situation = scenarios::situation(&mut world, "tools/call", json!({"name": tool, "arguments": arguments}))
             .expect("situation");

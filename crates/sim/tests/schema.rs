@@ -5,14 +5,14 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use jsonschema::Validator;
-use mrtr_json::json;
-use mrtr_json::Value;
 use mrtr_sim::cluster::RecordMode;
 use mrtr_sim::moves::Move;
 use mrtr_sim::person::Reply;
 use mrtr_sim::scenarios::{Options, Run, SCENARIOS};
 use mrtr_sim::trace::{Actor, Kind};
 use mrtr_ticket::Mode;
+use serde_json::json;
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -40,7 +40,7 @@ struct Schema {
 impl Schema {
     fn load() -> Self {
         let text = std::fs::read_to_string(schema_path()).expect("readable schema");
-        let schema = mrtr_json::parse(&text).expect("schema is JSON");
+        let schema = serde_json::from_str::<Value>(&text).expect("schema is JSON");
         Schema { defs: schema["$defs"].clone(), validators: BTreeMap::new() }
     }
 
@@ -92,7 +92,7 @@ fn validate(schema: &mut Schema, run: &Run, client_lines_are_honest: bool) -> (u
     let mut method = String::new();
     for event in run.trace.events.iter().filter(|e| !e.earlier_era) {
         let Some(line) = &event.line else { continue };
-        let Ok(message) = mrtr_json::parse(line) else {
+        let Ok(message) = serde_json::from_str::<Value>(line) else {
             continue;
         };
         let mut check = |def: &str, instance: &Value| {

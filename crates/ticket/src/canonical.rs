@@ -9,14 +9,14 @@
 //! - numbers as IEEE 754 doubles written the way ECMAScript's `Number.prototype.toString`
 //!   writes them (`2`, `190`, `0.5`, `1e+21`, `1e-7`).
 
-use mrtr_json::{Map, Value};
+use serde_json::{Map, Value};
 use std::fmt::Write;
 
 /// Writes `value` as canonical JSON.
 ///
 /// ```
-/// let value = mrtr_json::json!({"b": [1.0, 0.5, 1e21], "a": "é\n"});
-/// assert_eq!(mrtr_ticket::canonical_json(&value), r#"{"a":"é\n","b":[1,0.5,1e+21]}"#);
+/// let value = serde_json::json!({"b": [1.0, 0.5, 1e21, 9007199254740993_u64], "a": "é\n"});
+/// assert_eq!(mrtr_ticket::canonical_json(&value), r#"{"a":"é\n","b":[1,0.5,1e+21,9007199254740992]}"#);
 /// ```
 pub fn canonical_json(value: &Value) -> String {
     let mut out = String::with_capacity(64);
@@ -28,7 +28,8 @@ pub(crate) fn write_value(out: &mut String, value: &Value) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => write_number(out, n),
+        // Every number is the double nearest to it (ties to even), as in JavaScript.
+        Value::Number(n) => write_double(out, n.as_f64().unwrap_or(0.0)),
         Value::String(s) => write_string(out, s),
         Value::Array(items) => {
             out.push('[');
@@ -44,13 +45,14 @@ pub(crate) fn write_value(out: &mut String, value: &Value) {
     }
 }
 
-/// Writes an object as if the members named in `left_out` were not in it.
-pub(crate) fn write_object_without(out: &mut String, map: &Map, left_out: &[&str]) {
-    let members: Vec<(&String, &Value)> = map.iter().filter(|(name, _)| !left_out.contains(&name.as_str())).collect();
+/// Writes an object as if the members named in `left_out` were not in it, its members in the
+/// order of their names' UTF-16 code units.
+pub(crate) fn write_object_without(out: &mut String, map: &Map<String, Value>, left_out: &[&str]) {
+    let mut members: Vec<(&String, &Value)> =
+        map.iter().filter(|(name, _)| !left_out.contains(&name.as_str())).collect();
+    members.sort_unstable_by(|(a, _), (b, _)| a.encode_utf16().cmp(b.encode_utf16()));
     out.push('{');
-    // In mrtr-json's order of names (n log n, for a pasted object of any size).
-    for (i, place) in mrtr_json::by_name(members.iter().map(|(name, _)| name.as_str())).into_iter().enumerate() {
-        let (name, item) = members[place];
+    for (i, (name, item)) in members.into_iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
@@ -61,19 +63,10 @@ pub(crate) fn write_object_without(out: &mut String, map: &Map, left_out: &[&str
     out.push('}');
 }
 
-/// Writes `s` as a JSON string, escaped as above: mrtr-json's escaping, which is
-/// serde_json's too.
+/// Writes `s` as a JSON string, escaped as above: serde_json's escaping is exactly RFC 8785's.
 pub(crate) fn write_string(out: &mut String, s: &str) {
-    // Writing into a `String` cannot fail.
-    let _ = mrtr_json::write_string(out, s);
-}
-
-fn write_number(out: &mut String, n: &mrtr_json::Number) {
-    if let Some(i) = n.as_i64().filter(|i| i.unsigned_abs() <= 1 << 53) {
-        let _ = write!(out, "{i}");
-    } else {
-        write_double(out, n.as_f64().unwrap_or(0.0));
-    }
+    // A string always serializes.
+    out.push_str(&serde_json::to_string(s).unwrap_or_default());
 }
 
 /// ECMAScript's Number::toString for a finite double (ECMA-262 §6.1.6.1.20).
@@ -85,7 +78,7 @@ pub(crate) fn write_double(out: &mut String, x: f64) {
     if x < 0.0 {
         out.push('-');
     }
-    // The shortest digits that round-trip (zmij, the float printer mrtr-json writes with), as
+    // The shortest digits that round-trip (zmij, the float printer serde_json writes with), as
     // "d.ddd", "ddd.d" or "d.ddde-x"; `n` is where the decimal point goes (ECMA-262's n).
     let mut buffer = zmij::Buffer::new();
     let text = buffer.format_finite(x.abs());
@@ -121,7 +114,7 @@ pub(crate) fn write_double(out: &mut String, x: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mrtr_json::json;
+    use serde_json::json;
 
     fn number(x: f64) -> String {
         let mut s = String::new();
@@ -197,7 +190,12 @@ mod tests {
     }
 
     #[test]
-    fn integers_stay_exact() {
+    fn integers_are_doubles() {
+        // Exact up to 2^53; beyond it the nearest double, ties to even, as JavaScript reads them.
         assert_eq!(canonical_json(&json!([9007199254740992_i64, -3, 2.0])), "[9007199254740992,-3,2]");
+        assert_eq!(
+            canonical_json(&json!([9007199254740993_u64, 9007199254740995_u64, u64::MAX, i64::MIN])),
+            "[9007199254740992,9007199254740996,18446744073709552000,-9223372036854776000]"
+        );
     }
 }

@@ -2,10 +2,8 @@
 
 use crate::canonical;
 use crate::digest::RequestDigest;
-use mrtr_json::Reader;
-use mrtr_json::Value;
 use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
+use serde_json::Value;
 
 /// The ticket payload. Serialized as canonical JSON, so its members appear in the order
 /// `data, dig, exp, iat, nonce, sub`.
@@ -26,19 +24,26 @@ pub struct Claims {
     pub sub: String,
 }
 
+/// The largest `exp` or `iat` a ticket may carry: 2^53 − 1, the largest integer every JSON
+/// implementation reads exactly (JavaScript's `Number.MAX_SAFE_INTEGER`).
+pub const MAX_TIME_MS: u64 = (1 << 53) - 1;
+
+/// The length of `dig` (base64url of 32 bytes) and of `nonce` (base64url of 16 bytes).
+const DIG_LEN: usize = 43;
+const NONCE_LEN: usize = 22;
+
 impl Claims {
-    /// The claims in a payload the checks have read (exactly these six members, of these
-    /// types), `None` for any other payload.
-    pub(crate) fn from_payload(payload: &[u8]) -> Option<Claims> {
-        let read = PayloadClaims::read(payload, true).ok()?;
-        Some(Claims {
-            data: read.data,
-            dig: RequestDigest::from_encoded(read.dig.into_owned()),
-            exp: read.exp,
-            iat: read.iat,
-            nonce: read.nonce.into_owned(),
-            sub: read.sub.into_owned(),
-        })
+    /// The claims in a payload: a JSON object with exactly the six members, of their types
+    /// and within the rules of docs/TOKEN.md; a sentence saying what is wrong and where for
+    /// anything else. Any member order and white space are read.
+    pub(crate) fn read(payload: &[u8]) -> Result<Claims, String> {
+        // serde would also read a struct from an array of six.
+        if payload.trim_ascii_start().first() != Some(&b'{') {
+            return Err("the payload is not a JSON object".to_owned());
+        }
+        let claims: Claims = serde_json::from_slice(payload).map_err(|e| e.to_string())?;
+        check_members(claims.dig.as_str(), claims.exp, claims.iat, &claims.nonce)?;
+        Ok(claims)
     }
 
     /// The payload bytes that go into the ticket: canonical JSON (RFC 8785).
@@ -56,64 +61,37 @@ impl Claims {
         out.push('}');
         out
     }
+
+    /// What the `payload` check would refuse in these claims, said in a sentence; `None` when
+    /// a ticket may carry them. [`Codec::mint`](crate::Codec::mint) mints nothing `open` refuses.
+    pub(crate) fn refusal(&self) -> Option<String> {
+        check_members(self.dig.as_str(), self.exp, self.iat, &self.nonce).err()
+    }
 }
 
-/// The six claims as a payload holds them, read member by member: strings borrowed where
-/// they have no escapes, `data` built only when asked for (the checks check it is JSON and
-/// pass over it; it is read when someone asks for the claims). Every member exactly once,
-/// and no other.
-pub(crate) struct PayloadClaims<'a> {
-    /// `Null` unless asked for.
-    pub data: Value,
-    pub dig: Cow<'a, str>,
-    pub exp: u64,
-    pub iat: u64,
-    pub nonce: Cow<'a, str>,
-    pub sub: Cow<'a, str>,
-}
-
-impl<'a> PayloadClaims<'a> {
-    const NAMES: [&'static str; 6] = ["data", "dig", "exp", "iat", "nonce", "sub"];
-
-    /// The claims in `payload`, `data` too when `with_data`; an error saying what is wrong
-    /// and where for anything else.
-    pub(crate) fn read(payload: &'a [u8], with_data: bool) -> Result<Self, mrtr_json::Error> {
-        let mut reader = Reader::new(payload)?;
-        let mut read =
-            PayloadClaims { data: Value::Null, dig: "".into(), exp: 0, iat: 0, nonce: "".into(), sub: "".into() };
-        let mut seen = [false; 6];
-        reader.members(|reader, name| {
-            let Some(i) = Self::NAMES.iter().position(|n| *n == name) else {
-                return Err(
-                    reader.error(format!("unknown claim `{name}` (a ticket has data, dig, exp, iat, nonce and sub)"))
-                );
-            };
-            if std::mem::replace(&mut seen[i], true) {
-                return Err(reader.error(format!("the claim `{name}` twice")));
-            }
-            match i {
-                0 if with_data => read.data = reader.value()?,
-                0 => reader.read_past()?,
-                1 => read.dig = reader.string()?,
-                2 => read.exp = reader.u64()?,
-                3 => read.iat = reader.u64()?,
-                4 => read.nonce = reader.string()?,
-                _ => read.sub = reader.string()?,
-            }
-            Ok(())
-        })?;
-        reader.end()?;
-        match seen.iter().position(|seen| !seen) {
-            Some(i) => Err(reader.error(format!("no claim `{}`", Self::NAMES[i]))),
-            None => Ok(read),
+/// The rules on the claims that their JSON types do not say (docs/TOKEN.md).
+fn check_members(dig: &str, exp: u64, iat: u64, nonce: &str) -> Result<(), String> {
+    let base64url = |s: &str| s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    for (name, value) in [("exp", exp), ("iat", iat)] {
+        if value > MAX_TIME_MS {
+            return Err(format!("`{name}` is {value}, above 2^53 − 1 ({MAX_TIME_MS})"));
         }
     }
+    for (name, value, len) in [("dig", dig, DIG_LEN), ("nonce", nonce, NONCE_LEN)] {
+        if value.len() != len {
+            return Err(format!("`{name}` is {len} base64url characters, not {}", value.chars().count()));
+        }
+        if !base64url(value) {
+            return Err(format!("`{name}` holds a character that is not base64url"));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mrtr_json::json;
+    use serde_json::json;
 
     #[test]
     fn canonical_form_matches_the_generic_encoder() {
@@ -125,39 +103,71 @@ mod tests {
             nonce: "n".into(),
             sub: "bob".into(),
         };
-        let generic = canonical::canonical_json(
-            &mrtr_json::parse(serde_json::to_string(&claims).expect("serializable")).expect("JSON"),
-        );
+        let generic = canonical::canonical_json(&serde_json::to_value(&claims).expect("serializable"));
         assert_eq!(claims.to_canonical_json(), generic);
         assert!(generic.starts_with(r#"{"data":{"env":"staging","price":95},"dig""#));
     }
 
     #[test]
-    fn a_payload_reads_as_serde_reads_it() {
+    fn a_payload_reads_back_and_nothing_else_does() {
         let claims = Claims {
             data: json!({"seat": "12A", "quoted": [1, 2.5, null]}),
-            dig: RequestDigest::from_encoded("abc"),
+            dig: RequestDigest::from_encoded("x".repeat(43)),
             exp: 120_000,
             iat: 7,
-            nonce: "n\"é".into(),
-            sub: "bob".into(),
+            nonce: "AAECAwQFBgcICQoLDA0ODw".into(),
+            sub: "bob \"é\"".into(),
         };
         let payload = claims.to_canonical_json();
-        assert_eq!(Claims::from_payload(payload.as_bytes()), Some(claims.clone()));
-        let derived: Claims = serde_json::from_slice(payload.as_bytes()).expect("claims");
-        assert_eq!(derived, claims);
-        // Anything else is refused, as serde refuses it.
-        for other in [
-            payload.replacen("\"sub\"", "\"who\"", 1),
-            payload.replacen("\"exp\":120000", "\"exp\":-1", 1),
-            payload.replacen("\"exp\":120000", "\"exp\":1.5", 1),
-            payload.replacen("\"nonce\":", "\"extra\":1,\"nonce\":", 1),
-            payload.replacen("\"sub\":\"bob\"", "\"sub\":7", 1),
-            "[]".to_owned(),
-            "{".to_owned(),
+        assert_eq!(Claims::read(payload.as_bytes()), Ok(claims.clone()));
+        assert_eq!(claims.refusal(), None);
+        // Any member order and white space read the same.
+        let spaced = r#" { "sub" : "bob \"é\"", "nonce":"AAECAwQFBgcICQoLDA0ODw", "iat":7, "exp":120000,
+            "dig":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "data":{"seat":"12A","quoted":[1,2.5,null]} } "#;
+        assert_eq!(Claims::read(spaced.as_bytes()), Ok(claims.clone()));
+        let refused = |payload: &str| Claims::read(payload.as_bytes()).err();
+        for (other, why) in [
+            (payload.replacen("\"sub\"", "\"who\"", 1), "unknown field `who`"),
+            (payload.replacen("\"exp\":120000", "\"exp\":-1", 1), "invalid value: integer `-1`"),
+            (payload.replacen("\"exp\":120000", "\"exp\":1.5", 1), "invalid type: floating point `1.5`"),
+            (payload.replacen("\"exp\":120000", "\"exp\":9007199254740992", 1), "above 2^53"),
+            (payload.replacen("\"iat\":7", "\"iat\":9007199254740992", 1), "`iat` is 9007199254740992"),
+            (payload.replacen("\"nonce\":", "\"extra\":1,\"nonce\":", 1), "unknown field `extra`"),
+            (payload.replacen("\"iat\":7", "\"iat\":7,\"exp\":1", 1), "duplicate field `exp`"),
+            (payload.replacen(",\"iat\":7", "", 1), "missing field `iat`"),
+            (payload.replacen("\"sub\":\"bob \\\"é\\\"\"", "\"sub\":7", 1), "invalid type: integer `7`"),
+            (
+                payload.replacen("AAECAwQFBgcICQoLDA0ODw", "AAECAwQFBgcICQoLDA0OD", 1),
+                "`nonce` is 22 base64url characters, not 21",
+            ),
+            (payload.replacen("AAECAwQFBgcICQoLDA0ODw", "AAECAwQFBgcICQoLDA0OD+", 1), "not base64url"),
+            (payload.replacen(&"x".repeat(43), &"x".repeat(44), 1), "`dig` is 43 base64url characters, not 44"),
+            ("[]".to_owned(), "not a JSON object"),
+            (format!("[{{}},\"{}\",1,0,\"{}\",\"bob\"]", "x".repeat(43), "A".repeat(22)), "not a JSON object"),
+            ("{".to_owned(), "EOF"),
+            (format!("{payload}x"), "trailing characters"),
         ] {
-            assert_eq!(Claims::from_payload(other.as_bytes()), None, "{other}");
-            assert!(serde_json::from_slice::<Claims>(other.as_bytes()).is_err(), "{other}");
+            let refusal = refused(&other).unwrap_or_else(|| panic!("accepted {other}"));
+            assert!(refusal.contains(why), "{other}: {refusal}");
         }
+    }
+
+    #[test]
+    fn a_payload_nested_128_deep_is_refused() {
+        // At most 127 levels, the payload object the first (serde_json's limit).
+        let payload = |depth: usize| {
+            let claims = Claims {
+                data: json!(null),
+                dig: RequestDigest::from_encoded("x".repeat(43)),
+                exp: 1,
+                iat: 0,
+                nonce: "A".repeat(22),
+                sub: "bob".into(),
+            };
+            claims.to_canonical_json().replace("null", &format!("{}{}", "[".repeat(depth), "]".repeat(depth)))
+        };
+        assert!(Claims::read(payload(126).as_bytes()).is_ok());
+        let deeper = Claims::read(payload(127).as_bytes()).err();
+        assert!(deeper.is_some_and(|why| why.contains("recursion limit exceeded")));
     }
 }

@@ -6,8 +6,8 @@ use crate::key::Key;
 use crate::nonce::NonceSource;
 use crate::{b64, sealed};
 use hmac::{Hmac, KeyInit, Mac};
-use mrtr_json::Value;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use sha2::Sha256;
 
 pub(crate) type HmacSha256 = Hmac<Sha256>;
@@ -72,6 +72,18 @@ pub struct Mint {
     pub ttl_ms: u64,
 }
 
+/// Why [`Codec::mint`] minted nothing: the ticket would not open, said in a sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MintRefused(pub String);
+
+impl std::fmt::Display for MintRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "no ticket minted: {}", self.0)
+    }
+}
+
+impl std::error::Error for MintRefused {}
+
 /// Signs or seals tickets with one key, and opens them.
 #[derive(Debug, Clone)]
 pub struct Codec {
@@ -111,9 +123,15 @@ impl Codec {
     }
 
     /// Mints a ticket, drawing its nonce (and, sealed, the AEAD nonce) from `nonces`.
-    pub fn mint(&self, mint: &Mint, nonces: &mut dyn NonceSource) -> String {
+    ///
+    /// Refuses to mint what [`Codec::open`] would refuse whatever the request: a lifetime of
+    /// 0, an expiry past 2^53 − 1 ms, a ticket longer than the size limit.
+    pub fn mint(&self, mint: &Mint, nonces: &mut dyn NonceSource) -> Result<String, MintRefused> {
         let mut nonce = [0u8; NONCE_LEN];
         nonces.fill(&mut nonce);
+        if mint.ttl_ms == 0 {
+            return Err(MintRefused("a lifetime of 0 ms: the ticket would be expired when minted".to_owned()));
+        }
         let claims = Claims {
             data: mint.data.clone(),
             dig: mint.request.clone(),
@@ -126,8 +144,19 @@ impl Codec {
     }
 
     /// Mints a ticket for claims that are already complete (known-answer vectors call this).
-    pub fn mint_claims(&self, claims: &Claims, nonces: &mut dyn NonceSource) -> String {
-        self.wrap_payload(claims.to_canonical_json().as_bytes(), nonces)
+    pub fn mint_claims(&self, claims: &Claims, nonces: &mut dyn NonceSource) -> Result<String, MintRefused> {
+        if let Some(why) = claims.refusal() {
+            return Err(MintRefused(why));
+        }
+        let ticket = self.wrap_payload(claims.to_canonical_json().as_bytes(), nonces);
+        if ticket.len() > self.max_len {
+            return Err(MintRefused(format!(
+                "the ticket would be {} bytes, over this codec's limit of {}: save less in its data",
+                ticket.len(),
+                self.max_len
+            )));
+        }
+        Ok(ticket)
     }
 
     /// Protects arbitrary payload bytes as this codec would. An attacker with the wrong key

@@ -3,9 +3,9 @@
 use crate::check::Check;
 use crate::codec::Mode;
 use crate::time::secs;
-use mrtr_json::json;
-use mrtr_json::Value;
 use serde::{Deserialize, Serialize};
+use serde_json::json;
+use serde_json::Value;
 
 /// JSON-RPC "Invalid params": the code every ticket failure answers with, as the official
 /// SDK does.

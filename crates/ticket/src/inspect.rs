@@ -3,8 +3,8 @@
 
 use crate::b64;
 use crate::Mode;
-use mrtr_json::Value;
 use serde::Serialize;
+use serde_json::Value;
 
 /// What one part of a ticket is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -118,7 +118,7 @@ pub fn inspect(ticket: &str) -> Inspection {
             Ok(bytes) => {
                 if part.role == Role::Payload {
                     let text = String::from_utf8_lossy(&bytes).into_owned();
-                    match mrtr_json::parse(&bytes) {
+                    match serde_json::from_slice::<Value>(&bytes) {
                         Ok(value) => seen.payload = Some(value),
                         Err(e) => seen.problems.push(format!("the payload decodes but is not JSON: {e}")),
                     }
@@ -139,7 +139,7 @@ pub fn inspect(ticket: &str) -> Inspection {
 /// ("edit the price, keep the old signature").
 ///
 /// ```
-/// let forged = mrtr_ticket::with_payload("v1.e30.TAG", &mrtr_json::json!({"price": 1.0}));
+/// let forged = mrtr_ticket::with_payload("v1.e30.TAG", &serde_json::json!({"price": 1.0}));
 /// assert_eq!(forged, "v1.eyJwcmljZSI6MX0.TAG");
 /// ```
 pub fn with_payload(ticket: &str, payload: &Value) -> String {

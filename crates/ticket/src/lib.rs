@@ -14,12 +14,12 @@
 //!
 //! ```
 //! use mrtr_ticket::{Check, Codec, Expect, Failure, FixedNonces, Key, Mint, Mode, RequestDigest, Status};
-//! use mrtr_json::json;
+//! use serde_json::json;
 //!
 //! let codec = Codec::new(Key::new([7u8; 32]).unwrap(), Mode::Signed);
-//! let request = RequestDigest::of("tools/call", &json!({"name": "deploy", "arguments": {"env": "staging"}}));
+//! let request = RequestDigest::of("tools/call", &json!({"name": "deploy", "arguments": {"env": "staging"}})).unwrap();
 //! let mint = Mint { principal: "bob".into(), request: request.clone(), data: json!({"env": "staging"}), now_ms: 0, ttl_ms: 120_000 };
-//! let ticket = codec.mint(&mint, &mut FixedNonces(vec![1, 2, 3]));
+//! let ticket = codec.mint(&mint, &mut FixedNonces(vec![1, 2, 3])).unwrap();
 //!
 //! // bob's honest retry at t = 8 s passes every check.
 //! let opened = codec.open(&ticket, &Expect { principal: "bob", request: &request, now_ms: 8_000 }, None);
@@ -54,8 +54,9 @@ pub use b64::{decode as base64url_decode, encode as base64url_encode};
 pub use canonical::canonical_json;
 pub use check::{Check, Status};
 pub use claims::Claims;
-pub use codec::{Codec, Mint, Mode, DEFAULT_MAX_LEN, NONCE_LEN};
-pub use digest::{RequestDigest, ROUND_ONLY_PARAMS};
+pub use claims::MAX_TIME_MS;
+pub use codec::{Codec, Mint, MintRefused, Mode, DEFAULT_MAX_LEN, NONCE_LEN};
+pub use digest::{ParamsNotAnObject, RequestDigest, ROUND_ONLY_PARAMS};
 pub use failure::{Failure, INVALID_PARAMS};
 pub use inspect::{inspect, with_payload, with_payload_bytes, Inspection, Part, Role, INSPECT_MAX_LEN};
 pub use key::{Key, KeyTooShort, MIN_KEY_LEN};

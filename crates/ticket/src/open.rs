@@ -2,7 +2,7 @@
 
 use crate::b64;
 use crate::check::{Check, Status};
-use crate::claims::{Claims, PayloadClaims};
+use crate::claims::Claims;
 use crate::codec::{Codec, Mode};
 use crate::digest::RequestDigest;
 use crate::failure::Failure;
@@ -10,9 +10,8 @@ use crate::replay::ReplayRecord;
 use crate::sealed::{self, AEAD_NONCE_LEN, AEAD_TAG_LEN};
 use crate::time::secs;
 use hmac::Mac;
-use mrtr_json::Value;
 use serde::Serialize;
-use std::cell::OnceCell;
+use serde_json::Value;
 
 /// What the server knows about the request a ticket came back with.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,12 +46,8 @@ impl<'a> Trusted<'a> {
 pub struct Opened {
     statuses: [Status; 9],
     outcome: Result<(), Failure>,
-    /// The payload bytes once they authenticated and parsed (empty before that).
-    payload: Vec<u8>,
-    /// Its expiry, for the checks panel.
-    exp: Option<u64>,
-    /// The payload as owned claims, parsed on first use (the checks themselves borrow).
-    claims: OnceCell<Option<Claims>>,
+    /// The claims once they authenticated and parsed.
+    claims: Option<Claims>,
     mode: Mode,
     len: usize,
     max_len: usize,
@@ -95,8 +90,7 @@ impl Opened {
 
     /// Claims that authenticated (signature and payload passed), whatever came after.
     pub fn authenticated_claims(&self) -> Option<&Claims> {
-        self.exp?;
-        self.claims.get_or_init(|| Claims::from_payload(&self.payload)).as_ref()
+        self.claims.as_ref()
     }
 
     /// One sentence about one check, with the values it compared.
@@ -131,7 +125,7 @@ impl Opened {
             Check::Payload => "ticket JSON with data, dig, exp, iat, nonce and sub".to_owned(),
             Check::Principal => format!("minted for {}, presented by {}", self.principal, self.principal),
             Check::Expiry => {
-                let exp = self.exp.unwrap_or(0);
+                let exp = claims.map_or(0, |c| c.exp);
                 format!(
                     "expires at {}, now {} ({} left)",
                     secs(exp),
@@ -219,9 +213,7 @@ impl Codec {
         let mut opened = Opened {
             statuses: [Status::NotReached; 9],
             outcome: Err(Failure::BadSignature),
-            payload: Vec::new(),
-            exp: None,
-            claims: OnceCell::new(),
+            claims: None,
             mode: self.mode(),
             len: bytes.len(),
             max_len: self.max_len(),
@@ -315,22 +307,20 @@ impl Codec {
             None => opened.statuses[Check::Signature as usize] = Status::Skipped,
         }
 
-        let wire = PayloadClaims::read(&payload, false).map_err(|e| Failure::Malformed {
+        let claims = Claims::read(&payload).map_err(|e| Failure::Malformed {
             at: Check::Payload,
             why: format!("the payload is not ticket JSON: {e}"),
         })?;
         pass!(Check::Payload);
-        opened.exp = Some(wire.exp);
-        let verdict = check_claims(&wire, expect, record, &mut opened.statuses);
-        drop(wire);
-        opened.payload = payload;
+        let verdict = check_claims(&claims, expect, record, &mut opened.statuses);
+        opened.claims = Some(claims);
         verdict
     }
 }
 
 /// The checks on the authenticated claims: principal, expiry, request, single use.
 fn check_claims(
-    wire: &PayloadClaims<'_>,
+    wire: &Claims,
     expect: &Expect<'_>,
     record: Option<&mut (dyn ReplayRecord + '_)>,
     statuses: &mut [Status; 9],
@@ -347,7 +337,7 @@ fn check_claims(
         return Err(Failure::Expired { exp: wire.exp, now: expect.now_ms });
     }
     pass(Check::Expiry);
-    if wire.dig != expect.request.as_str() {
+    if wire.dig != *expect.request {
         return Err(Failure::OtherRequest {
             minted_for: wire.dig.to_string(),
             presented_with: expect.request.as_str().to_owned(),

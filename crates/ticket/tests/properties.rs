@@ -4,9 +4,9 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use mrtr_json::json;
-use mrtr_json::Value;
 use mrtr_ticket::{inspect, with_payload, Check, Codec, Expect, Key, Mint, Mode, RequestDigest, Status};
+use serde_json::json;
+use serde_json::Value;
 
 /// SplitMix64: a tiny portable generator, so every run sees the same cases.
 struct Gen(u64);
@@ -38,12 +38,13 @@ fn codec(mode: Mode) -> Codec {
 
 fn request() -> RequestDigest {
     RequestDigest::of("tools/call", &json!({"name": "buy_ticket", "arguments": {"quantity": 2}}))
+        .expect("params are an object")
 }
 
 fn minted(codec: &Codec, gen: &mut Gen) -> String {
     let mint =
         Mint { principal: "bob".into(), request: request(), data: json!({"price": 190.0}), now_ms: 0, ttl_ms: 120_000 };
-    codec.mint(&mint, &mut |d: &mut [u8]| gen.fill(d))
+    codec.mint(&mint, &mut |d: &mut [u8]| gen.fill(d)).expect("mintable")
 }
 
 fn open(codec: &Codec, ticket: impl AsRef<[u8]>) -> mrtr_ticket::Opened {
@@ -90,9 +91,9 @@ fn every_payload_field_edit_under_the_old_tag_is_rejected() {
         ("data", json!({"price": 190.0, "extra": true})),
         (
             "dig",
-            json!(
-                RequestDigest::of("tools/call", &json!({"name": "buy_ticket", "arguments": {"quantity": 20}})).as_str()
-            ),
+            json!(RequestDigest::of("tools/call", &json!({"name": "buy_ticket", "arguments": {"quantity": 20}}))
+                .expect("params are an object")
+                .as_str()),
         ),
         ("exp", json!(10_000_000)),
         ("iat", json!(5)),
@@ -178,7 +179,7 @@ fn open_of_mint_round_trips_in_every_mode() {
             let principal = format!("user-{}", gen.below(1000));
             let data = json!({"n": i, "text": format!("é\"\n{}", gen.next()), "list": [1.5, null, true]});
             let params = json!({"name": "tool", "arguments": {"i": i}});
-            let request = RequestDigest::of("tools/call", &params);
+            let request = RequestDigest::of("tools/call", &params).expect("params are an object");
             let now = gen.below(1 << 40);
             let mint = Mint {
                 principal: principal.clone(),
@@ -187,7 +188,7 @@ fn open_of_mint_round_trips_in_every_mode() {
                 now_ms: now,
                 ttl_ms: 1 + gen.below(600_000),
             };
-            let ticket = codec.mint(&mint, &mut |d: &mut [u8]| gen.fill(d));
+            let ticket = codec.mint(&mint, &mut |d: &mut [u8]| gen.fill(d)).expect("mintable");
             let opened = codec.open(&ticket, &Expect { principal: &principal, request: &request, now_ms: now }, None);
             let trusted = opened.trusted().expect("round trip");
             assert_eq!(trusted.data(), &data);
@@ -271,22 +272,22 @@ fn the_payload_check_reads_exactly_the_six_claims() {
     // Refused at the payload check, saying why.
     let exp = payload["exp"].to_string();
     let mut cases = vec![
-        (claims(&all[1..]), "no claim `data`".to_owned()),
-        (claims(&all[..5]), "no claim `sub`".to_owned()),
-        (claims(&all).replacen('{', "{\"role\":1,", 1), "unknown claim `role`".to_owned()),
-        (claims(&all).replacen('{', &format!("{{{},", member("nonce")), 1), "the claim `nonce` twice".to_owned()),
-        (claims(&all).replace(&exp, "-1"), "expected a whole number".to_owned()),
-        (claims(&all).replace(&exp, &format!("{exp}.5")), "expected a whole number".to_owned()),
-        (claims(&all).replace(&exp, "18446744073709551616"), "expected a whole number".to_owned()),
+        (claims(&all[1..]), "missing field `data`".to_owned()),
+        (claims(&all[..5]), "missing field `sub`".to_owned()),
+        (claims(&all).replacen('{', "{\"role\":1,", 1), "unknown field `role`".to_owned()),
+        (claims(&all).replacen('{', &format!("{{{},", member("nonce")), 1), "duplicate field `nonce`".to_owned()),
+        (claims(&all).replace(&exp, "-1"), "expected u64".to_owned()),
+        (claims(&all).replace(&exp, &format!("{exp}.5")), "expected u64".to_owned()),
+        (claims(&all).replace(&exp, "18446744073709551616"), "expected u64".to_owned()),
         (claims(&all).replace("\"bob\"", "7"), "expected a string".to_owned()),
-        (claims(&all) + " x", "unexpected text after the JSON value".to_owned()),
-        (claims(&all).replace(&member("data"), "\"data\":[1,]"), "expected a value".to_owned()),
+        (claims(&all) + " x", "trailing characters".to_owned()),
+        (claims(&all).replace(&member("data"), "\"data\":[1,]"), "trailing comma".to_owned()),
         (
             format!("[{}]", all.iter().map(|n| payload[*n].to_string()).collect::<Vec<_>>().join(",")),
-            "expected an object".to_owned(),
+            "not a JSON object".to_owned(),
         ),
     ];
-    cases.push((String::from_utf8_lossy(b"{\"x\":\"\xff\"}").into_owned(), "unknown claim `x`".to_owned()));
+    cases.push((String::from_utf8_lossy(b"{\"x\":\"\xff\"}").into_owned(), "unknown field `x`".to_owned()));
     for (text, why) in cases {
         let refused = opened(&text);
         assert_eq!(refused.status(Check::Payload), Status::Failed, "{text}");

@@ -3,10 +3,10 @@
 
 use super::{region::heading, Panel};
 use crate::state::Action;
-use mrtr_json::json;
 use mrtr_sim::cluster::{RecordMode, Replica};
 use mrtr_sim::person::Reply;
 use mrtr_ticket::Mode;
+use serde_json::json;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 

@@ -4,8 +4,8 @@
 use super::status::{outcome, outcome_state};
 use super::{copy, number_beside, region::heading, Panel};
 use crate::state::Action;
-use mrtr_json::Value;
 use mrtr_ticket::{inspect, Role};
+use serde_json::Value;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -70,7 +70,7 @@ pub fn editor(props: &Panel) -> Html {
                     let shown = match value { Value::String(s) => s.clone(), other => other.to_string() };
                     let oninput = Callback::from(move |e: InputEvent| {
                         let text = e.target_unchecked_into::<HtmlInputElement>().value();
-                        let value = mrtr_json::parse(&text).ok()
+                        let value = serde_json::from_str::<Value>(&text).ok()
                             .filter(|v| !v.is_string() && member != "sub" && member != "nonce" && member != "dig")
                             .unwrap_or(Value::String(text));
                         send.emit(Action::EditPayload(member.clone(), value));

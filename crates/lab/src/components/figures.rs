@@ -1,8 +1,8 @@
 //! The figures a scenario measured, and the two eras side by side.
 
 use super::{region::heading, Panel};
-use mrtr_json::Value;
 use mrtr_sim::scenarios::figure_words;
+use serde_json::Value;
 use yew::prelude::*;
 
 fn shown(value: &Value) -> String {

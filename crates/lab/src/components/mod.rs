@@ -90,7 +90,7 @@ pub fn column_heads(names: &[&'static str]) -> Html {
 
 /// A JSON text laid out on several lines; `None` when it is not JSON.
 pub fn laid_out(json: &str) -> Option<String> {
-    mrtr_json::parse(json).ok().map(|value| format!("{value:#}"))
+    serde_json::from_str::<serde_json::Value>(json).ok().map(|value| format!("{value:#}"))
 }
 
 /// A link to a situation that opens it in this lab (on the lab's own page it also shows in

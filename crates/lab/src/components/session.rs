@@ -3,8 +3,8 @@
 use super::Panel;
 use crate::share;
 use crate::state::Action;
-use mrtr_json::json;
-use mrtr_json::Value;
+use serde_json::json;
+use serde_json::Value;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -28,7 +28,7 @@ pub fn readable_size(bytes: u64) -> Result<(), String> {
 
 /// The situation inside a session file, or what is wrong with the file.
 pub fn situation_of(text: &str) -> Result<String, String> {
-    let value = mrtr_json::parse(text).map_err(|e| format!("this file is not JSON ({e})"))?;
+    let value = serde_json::from_str::<Value>(text).map_err(|e| format!("this file is not JSON ({e})"))?;
     if value.get("mrtrLab").and_then(Value::as_u64) != Some(1) {
         return Err("this JSON is not an mrtr-lab session (no \"mrtrLab\": 1)".into());
     }

@@ -13,9 +13,9 @@ use crate::server::Round;
 use crate::tools::{self, Effects, Step};
 use crate::trace::{Actor, Kind};
 use crate::world::{Outcome, World};
-use mrtr_json::json;
-use mrtr_json::{Map, Value};
 use serde::Serialize;
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// How long an earlier-era server waits for the answer before it gives up, ms.
 pub const LEGACY_TIMEOUT_MS: u64 = 60_000;

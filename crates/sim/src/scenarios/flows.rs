@@ -6,10 +6,10 @@ use crate::person::Reply;
 use crate::protocol::Capabilities;
 use crate::server::StateMode;
 use crate::world::{CallReport, Outcome, World};
-use mrtr_json::json;
-use mrtr_json::{Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
-fn outcome_figures(figures: &mut Map, prefix: &str, report: &CallReport) {
+fn outcome_figures(figures: &mut Map<String, Value>, prefix: &str, report: &CallReport) {
     let key = |name: &str| {
         if prefix.is_empty() {
             name.to_owned()

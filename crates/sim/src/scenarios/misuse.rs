@@ -5,9 +5,9 @@ use crate::cluster::{Balancing, ClusterConfig, RecordMode};
 use crate::moves::{Move, OwnAttempt, Situation};
 use crate::trace::Kind;
 use crate::world::World;
-use mrtr_json::json;
-use mrtr_json::{Map, Value};
 use mrtr_ticket::{inspect, Mode};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// The lesson's timeline: honest at 8 s, tamper 12 s, alice 20 s, late 300 s, other
 /// request 30 s, the honest retry again 40 s.
@@ -111,7 +111,7 @@ pub struct Prepared {
     verdicts: Vec<Verdict>,
     /// What the prefix decides, worked out once: the ticket, whether its payload reads
     /// without the key and which replica minted it (or why there is no ticket).
-    figures_so_far: Map,
+    figures_so_far: Map<String, Value>,
     /// The scenario's own figures, read off the finished run.
     more_figures: fn(&mut Run),
     /// Where the moves start in the trace: the first retry is routed after it.

@@ -18,9 +18,9 @@ use crate::moves::{Move, OwnAttempt};
 use crate::person::Reply;
 use crate::trace::Trace;
 use crate::world::World;
-use mrtr_json::{Map, Value};
 use mrtr_ticket::Mode;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 /// What a student (or the runner) can change about a scenario. `None` keeps its default.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -56,11 +56,11 @@ pub struct Run {
     /// Side effects.
     pub ledger: Ledger,
     /// The figures the course measured, by name.
-    pub figures: Map,
+    pub figures: Map<String, Value>,
 }
 
 impl Run {
-    fn new(scenario: &'static str, world: World, verdicts: Vec<Verdict>, figures: Map) -> Run {
+    fn new(scenario: &'static str, world: World, verdicts: Vec<Verdict>, figures: Map<String, Value>) -> Run {
         Run { scenario, ledger: world.cluster.ledger().clone(), trace: world.trace, verdicts, figures }
     }
 

@@ -3,9 +3,9 @@
 use crate::cluster::{Delivery, Replica};
 use crate::server::AnswerCheck;
 use crate::trace::line_for_people;
-use mrtr_json::Value;
 use mrtr_ticket::Report;
 use serde::Serialize;
+use serde_json::Value;
 
 /// How the server answered one attempt.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -1,8 +1,8 @@
 //! Input requests a tool can make, and the answers that come back.
 
 use crate::protocol::InputKind;
-use mrtr_json::json;
-use mrtr_json::{Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// One way of asking: the kind, and the embedded request (`{"method", "params"}`).
 #[derive(Debug, Clone, PartialEq)]
@@ -58,7 +58,7 @@ impl Ask {
 /// allows): every required field there, and each field the schema names of its `type` (the
 /// lab's forms ask for booleans and strings), a string among its `enum` and within its
 /// `maxLength`. Fields it does not name are let be.
-fn fits(content: &Map, schema: &Value) -> bool {
+fn fits(content: &Map<String, Value>, schema: &Value) -> bool {
     for name in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
         if !name.as_str().is_some_and(|name| content.contains_key(name)) {
             return false;
@@ -88,7 +88,7 @@ fn fits(content: &Map, schema: &Value) -> bool {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
     /// Elicitation accepted, with the form's content (empty in URL mode).
-    Accept(Map),
+    Accept(Map<String, Value>),
     /// The person said no: do not ask again for the same thing.
     Decline,
     /// The person dismissed it without choosing: it may be asked again later.

@@ -11,15 +11,16 @@ pub use round::Round;
 pub use store::StateStore;
 
 use crate::jsonrpc::{
-    self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_CAPABILITY, PARSE_ERROR, UNSUPPORTED_VERSION,
+    self, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_CAPABILITY, PARSE_ERROR,
+    UNSUPPORTED_VERSION,
 };
 use crate::ledger::Ledger;
 use crate::protocol::{Envelope, META_SERVER_INFO, PROTOCOL_VERSION};
 use crate::tools::{self, prompts, resources, Effects, Step};
-use mrtr_json::json;
-use mrtr_json::{Map, Value};
 use mrtr_ticket::{Codec, Expect, Key, Mint, Mode, NonceSource, ReplayRecord, Report, RequestDigest};
 use serde::{Deserialize, Serialize};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// The methods that may answer `input_required`.
 pub const MRTR_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
@@ -45,13 +46,13 @@ pub struct Incoming<'a> {
     /// The bytes as sent.
     pub line: &'a str,
     /// What they parse to; `None` for a line over [`MAX_LINE`], which is not read at all.
-    pub message: Option<Result<Value, mrtr_json::Error>>,
+    pub message: Option<Result<Value, serde_json::Error>>,
 }
 
 impl<'a> Incoming<'a> {
     /// Reads one line (unless it is too long to read).
     pub fn read(line: &'a str) -> Incoming<'a> {
-        Incoming { line, message: (line.len() <= MAX_LINE).then(|| mrtr_json::parse(line)) }
+        Incoming { line, message: (line.len() <= MAX_LINE).then(|| serde_json::from_str::<Value>(line)) }
     }
 }
 
@@ -296,7 +297,10 @@ impl Server {
                 None
             }
             Some(Value::String(ticket)) => {
-                let request = RequestDigest::of(method, params);
+                let request = match RequestDigest::of(method, params) {
+                    Ok(request) => request,
+                    Err(e) => return fail(format!("Invalid params: {e}")),
+                };
                 let expect = Expect { principal: ctx.principal, request: &request, now_ms: ctx.now_ms };
                 let opened = self.codec.open(ticket, &expect, ctx.record.as_deref_mut());
                 handled.checks = Some(opened.report());
@@ -393,14 +397,20 @@ impl Server {
             StateMode::InTicket => data,
             StateMode::Store => json!({"stateKey": ctx.store.insert(data, ctx.nonces)}),
         };
-        let mint = Mint {
-            principal: ctx.principal.to_owned(),
-            request: RequestDigest::of(method, params),
-            data,
-            now_ms: ctx.now_ms,
-            ttl_ms: self.config.ttl_ms,
+        let minted = RequestDigest::of(method, params).map_err(|e| e.to_string()).and_then(|request| {
+            let mint = Mint {
+                principal: ctx.principal.to_owned(),
+                request,
+                data,
+                now_ms: ctx.now_ms,
+                ttl_ms: self.config.ttl_ms,
+            };
+            self.codec.mint(&mint, ctx.nonces).map_err(|e| e.to_string())
+        });
+        let ticket = match minted {
+            Ok(ticket) => ticket,
+            Err(why) => return jsonrpc::error(id, INTERNAL_ERROR, &format!("Internal error: {why}"), None),
         };
-        let ticket = self.codec.mint(&mint, ctx.nonces);
         let mut result = Map::new();
         result.insert("resultType".into(), "input_required".into());
         if !round.asks.is_empty() {

@@ -3,7 +3,7 @@
 
 use super::ask::{Answer, Ask};
 use crate::protocol::{Capabilities, InputKind};
-use mrtr_json::{Map, Value};
+use serde_json::{Map, Value};
 
 /// One round of a multi round-trip request, from the tool's side.
 ///
@@ -12,9 +12,9 @@ use mrtr_json::{Map, Value};
 #[derive(Debug)]
 pub struct Round<'a> {
     saved: Option<&'a Value>,
-    answers: &'a Map,
+    answers: &'a Map<String, Value>,
     capabilities: Capabilities,
-    pub(crate) asks: Map,
+    pub(crate) asks: Map<String, Value>,
     pub(crate) answered: Vec<String>,
     pub(crate) missing: Option<InputKind>,
     pub(crate) save: Option<Value>,
@@ -22,7 +22,7 @@ pub struct Round<'a> {
 
 impl<'a> Round<'a> {
     /// A round with the state from a verified ticket (or none) and its answers.
-    pub(crate) fn new(saved: Option<&'a Value>, answers: &'a Map, capabilities: Capabilities) -> Self {
+    pub(crate) fn new(saved: Option<&'a Value>, answers: &'a Map<String, Value>, capabilities: Capabilities) -> Self {
         Round { saved, answers, capabilities, asks: Map::new(), answered: Vec::new(), missing: None, save: None }
     }
 

@@ -1,8 +1,8 @@
 //! Server-side state: the alternative to carrying the work in the ticket. The ticket then
 //! holds only a key, and whichever replica gets the retry must be able to look it up.
 
-use mrtr_json::Value;
 use mrtr_ticket::NonceSource;
+use serde_json::Value;
 use std::collections::HashMap;
 
 /// Saved work by key. One per replica, or one shared by all of them.

@@ -2,8 +2,8 @@
 
 use super::{text, Effects, Step, Tool};
 use crate::server::{Answer, Ask, Round};
-use mrtr_json::json;
-use mrtr_json::{Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 pub const DEPLOY: Tool = Tool {
     name: "deploy",
@@ -13,7 +13,7 @@ pub const DEPLOY: Tool = Tool {
     run,
 };
 
-fn run(args: &Map, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
+fn run(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
     let Some(env) = args.get("env").and_then(Value::as_str).filter(|e| matches!(*e, "staging" | "prod")) else {
         return Step::Invalid("Invalid arguments: `env` must be \"staging\" or \"prod\"".into());
     };

@@ -3,8 +3,8 @@
 
 use super::{text, Effects, Step, Tool};
 use crate::server::{Ask, Round};
-use mrtr_json::json;
-use mrtr_json::{Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// How many rounds it wants unless told otherwise.
 pub const DEFAULT_ROUNDS: u64 = 50;
@@ -17,7 +17,7 @@ pub const GREEDY: Tool = Tool {
     run,
 };
 
-fn run(args: &Map, round: &mut Round<'_>, _: &mut Effects<'_>) -> Step {
+fn run(args: &Map<String, Value>, round: &mut Round<'_>, _: &mut Effects<'_>) -> Step {
     let wanted = args.get("rounds").and_then(Value::as_u64).unwrap_or(DEFAULT_ROUNDS).clamp(1, 1000);
     let reached = round.saved().and_then(|s| s.get("round")).and_then(Value::as_u64).unwrap_or(0);
     if reached > 0 {

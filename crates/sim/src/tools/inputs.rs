@@ -3,8 +3,8 @@
 
 use super::{text, Effects, Step, Tool};
 use crate::server::{Answer, Ask, Round};
-use mrtr_json::json;
-use mrtr_json::{Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 pub const NAME_RELEASE: Tool = Tool {
     name: "name_release",
@@ -14,7 +14,7 @@ pub const NAME_RELEASE: Tool = Tool {
     run: name_release,
 };
 
-fn name_release(args: &Map, round: &mut Round<'_>, _: &mut Effects<'_>) -> Step {
+fn name_release(args: &Map<String, Value>, round: &mut Round<'_>, _: &mut Effects<'_>) -> Step {
     let Some(version) = args.get("version").and_then(Value::as_str) else {
         return Step::Invalid("Invalid arguments: `version` must be a string".into());
     };
@@ -43,7 +43,7 @@ pub const CONNECT_CALENDAR: Tool = Tool {
     run: connect_calendar,
 };
 
-fn connect_calendar(_: &Map, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
+fn connect_calendar(_: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
     let ask = Ask::url(
         "Sign in to your calendar to connect it.",
         "https://calendar.example/connect?flow=lab",
@@ -67,7 +67,7 @@ pub const SCAN_WORKSPACE: Tool = Tool {
     run: scan_workspace,
 };
 
-fn scan_workspace(_: &Map, round: &mut Round<'_>, _: &mut Effects<'_>) -> Step {
+fn scan_workspace(_: &Map<String, Value>, round: &mut Round<'_>, _: &mut Effects<'_>) -> Step {
     match round.answer("roots", &[Ask::roots()]) {
         None => Step::Asked,
         Some(Answer::Roots(roots)) => Step::Done(text(format!("Found {} root(s): {}.", roots.len(), roots.join(", ")))),

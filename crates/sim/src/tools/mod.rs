@@ -13,8 +13,8 @@ mod seat;
 
 use crate::ledger::{Entry, Ledger};
 use crate::server::Round;
-use mrtr_json::json;
-use mrtr_json::{Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// Where a body ended this round.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,7 +61,7 @@ pub struct Tool {
     /// Its `inputSchema`.
     pub schema: fn() -> Value,
     /// Its body.
-    pub run: fn(&Map, &mut Round<'_>, &mut Effects<'_>) -> Step,
+    pub run: fn(&Map<String, Value>, &mut Round<'_>, &mut Effects<'_>) -> Step,
 }
 
 impl Tool {
@@ -111,7 +111,7 @@ fn result(text: String, more: Option<(&str, Value)>) -> Value {
 }
 
 /// A required number argument.
-pub(crate) fn number(args: &Map, name: &str) -> Result<f64, Step> {
+pub(crate) fn number(args: &Map<String, Value>, name: &str) -> Result<f64, Step> {
     args.get(name)
         .and_then(Value::as_f64)
         .filter(|n| n.is_finite())

@@ -4,8 +4,8 @@
 use super::{cents, number, text, text_with, Effects, Step, Tool};
 use crate::ledger::money;
 use crate::server::{Answer, Ask, Round};
-use mrtr_json::json;
-use mrtr_json::{Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// Expenses above this need the person's confirmation.
 pub const EXPENSE_LIMIT: f64 = 100.0;
@@ -21,7 +21,7 @@ fn amount_schema() -> Value {
 }
 
 /// The `amount` argument every money tool takes: a number, not negative.
-fn amount(args: &Map) -> Result<f64, Step> {
+fn amount(args: &Map<String, Value>) -> Result<f64, Step> {
     match number(args, "amount")? {
         a if a >= 0.0 => Ok(a),
         _ => Err(Step::Invalid("Invalid arguments: `amount` must not be negative".into())),
@@ -36,7 +36,7 @@ pub const SUBMIT_EXPENSE: Tool = Tool {
     run: submit_expense,
 };
 
-fn submit_expense(args: &Map, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
+fn submit_expense(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
     let amount = match amount(args) {
         Ok(a) => a,
         Err(step) => return step,
@@ -72,7 +72,7 @@ pub const CHARGE_BAD: Tool = Tool {
     run: charge_bad,
 };
 
-fn charge_bad(args: &Map, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
+fn charge_bad(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
     let amount = match amount(args) {
         Ok(a) => a,
         Err(step) => return step,
@@ -93,7 +93,7 @@ pub const CHARGE_GOOD: Tool = Tool {
     run: charge_good,
 };
 
-fn charge_good(args: &Map, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
+fn charge_good(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
     let amount = match amount(args) {
         Ok(a) => a,
         Err(step) => return step,
@@ -116,7 +116,7 @@ pub const BUY_TICKET: Tool = Tool {
     run: buy_ticket,
 };
 
-fn buy_ticket(args: &Map, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
+fn buy_ticket(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
     let Some(quantity) = args.get("quantity").and_then(Value::as_i64).filter(|q| (1..=10).contains(q)) else {
         return Step::Invalid("Invalid arguments: `quantity` must be a whole number from 1 to 10".into());
     };
@@ -149,7 +149,7 @@ pub const REDEEM_VOUCHER: Tool = Tool {
     run: redeem_voucher,
 };
 
-fn redeem_voucher(args: &Map, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
+fn redeem_voucher(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
     let Some(code) = args.get("code").and_then(Value::as_str).filter(|c| !c.is_empty() && c.len() <= 64) else {
         return Step::Invalid("Invalid arguments: `code` must be a voucher code".into());
     };

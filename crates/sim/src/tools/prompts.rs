@@ -3,8 +3,8 @@
 
 use super::Step;
 use crate::server::{Ask, Round};
-use mrtr_json::json;
-use mrtr_json::{Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// A prompt the server offers.
 #[derive(Debug)]
@@ -14,7 +14,7 @@ pub struct Prompt {
     /// What it is for.
     pub description: &'static str,
     /// Its body.
-    pub run: fn(&Map, &mut Round<'_>) -> Step,
+    pub run: fn(&Map<String, Value>, &mut Round<'_>) -> Step,
 }
 
 /// Every prompt.
@@ -29,7 +29,7 @@ pub fn prompt(name: &str) -> Option<&'static Prompt> {
     PROMPTS.iter().find(|p| p.name == name)
 }
 
-fn release_notes(args: &Map, round: &mut Round<'_>) -> Step {
+fn release_notes(args: &Map<String, Value>, round: &mut Round<'_>) -> Step {
     let version = args.get("version").and_then(Value::as_str).unwrap_or("the next release");
     let ways = [
         Ask::form(

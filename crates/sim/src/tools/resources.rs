@@ -2,8 +2,8 @@
 
 use super::Step;
 use crate::server::{Ask, Round};
-use mrtr_json::json;
-use mrtr_json::Value;
+use serde_json::json;
+use serde_json::Value;
 
 /// The one sensitive resource.
 pub const SALARIES: &str = "lab://reports/salaries";

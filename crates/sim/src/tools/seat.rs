@@ -5,8 +5,8 @@
 use super::{text, text_with, Effects, Step, Tool};
 use crate::ledger::money;
 use crate::server::{Ask, Round};
-use mrtr_json::json;
-use mrtr_json::{Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// The seats on offer; the person takes the first.
 pub const SEATS: [&str; 3] = ["14C", "2A", "31F"];
@@ -22,7 +22,7 @@ pub const BOOK_SEAT: Tool = Tool {
     run,
 };
 
-fn run(args: &Map, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
+fn run(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
     let Some(flight) = args.get("flight").and_then(Value::as_str) else {
         return Step::Invalid("Invalid arguments: `flight` must be a string".into());
     };
