@@ -30,6 +30,8 @@ step cargo clippy --workspace --all-targets --locked -- -D warnings
 # Native tests, then the known-answer vectors through the independent Python implementation.
 step cargo test --workspace --locked
 step python3 tests/test_vectors.py
+# 100,000 doubles of every exponent: the codec's canonical numbers and digests, as Python's.
+step bash -c 'cargo run -q --locked -p mrtr-ticket --example doubles -- 100000 | python3 tests/test_doubles.py'
 # The fuzz targets on their committed seeds and a fixed set of new inputs (scripts/fuzz.sh).
 step bash scripts/fuzz.sh
 

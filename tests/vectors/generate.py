@@ -100,9 +100,189 @@ digest_inputs = [
     ("resources/read", {"uri": "lab://report/\u0001", "\U0001F600": 1, "\uff5e": 2}),
 ]
 
+
+# Each of docs/TOKEN.md's rules ("point" names its number there), with the verdict the text
+# gives. `nonces` is hex: the nonce claim is its first 16 bytes and, sealed, the AEAD nonce
+# its first 24 (what a source of fixed bytes hands out each time it is asked).
+NONCES = bytes(range(200, 224))
+NOW, T = 1_000_000, 120_000
+
+
+def refuse_digest(method, params):
+    try:
+        ref.request_digest(method, params)
+    except ValueError:
+        return True
+    return False
+
+
+def signed_payload(payload_text):
+    """A correctly signed ticket over payload bytes written by hand."""
+    return ref.wrap(KEY, payload_text.encode("utf-8", "surrogatepass"), "signed")
+
+
+def claims_text(**members):
+    base = dict(deploy_claims)
+    base.update(members)
+    return ref.canonical(base)
+
+
+def open_case(point, label, ticket, expect, mode="signed", principal="bob", now_ms=8_000, request=staging,
+              record=False, attempts=None):
+    first = {"ticket": ticket, "principal": principal, "now_ms": now_ms, "request": request, "expect": expect}
+    return {"point": point, "label": label, "mode": mode, "record": record, "attempts": attempts or [first]}
+
+
+def check_open(case, key=KEY):
+    used = {} if case["record"] else None
+    for a in case["attempts"]:
+        digest = ref.request_digest(a["request"]["method"], a["request"].get("params"))
+        verdict, claims = ref.open_ticket(key, a["ticket"], a["principal"], a["now_ms"], digest, used, case["mode"])
+        assert verdict == a["expect"], (case["label"], verdict)
+        if "first_used_at" in a:
+            assert claims["first_used_at"] == a["first_used_at"], case["label"]
+    return case
+
+
+def mint_case(point, label, mode="signed", now_ms=NOW, ttl_ms=T, principal="bob", request=staging, data=None,
+              max_len=ref.MAX_LEN, key=KEY):
+    data = {"env": "staging"} if data is None else data
+    token = ref.mint_request(key, principal, request, data, now_ms, ttl_ms, NONCES, mode, max_len)
+    case = {"point": point, "label": label, "mode": mode, "key": key.decode("utf-8"), "max_len": max_len,
+            "principal": principal, "request": request, "data": data, "now_ms": now_ms, "ttl_ms": ttl_ms,
+            "nonces": NONCES.hex()}
+    if token is None:
+        case["refused"] = True
+    else:
+        case["token"] = token
+    return case
+
+
+sealed_staging = ref.mint_request(KEY, "bob", staging, {"env": "staging"}, 0, TTL, NONCES, "sealed")
+big_data = {"note": "x" * 2900}
+deep = "null"
+for _ in range(126):
+    deep = "[" + deep + "]"
+too_deep = "[" + deep + "]"
+key_16_letters = "é" * 16  # 16 characters, 32 UTF-8 bytes
+unsigned_staging = ref.mint(KEY, deploy_claims, "unsigned")
+other_nonce_same = dict(deploy_claims, data={"env": "staging", "again": True})
+
+rules = {
+    "mint": [
+        mint_case(1, "iat is the minting time and exp = iat + lifetime", now_ms=5_000, ttl_ms=120_000),
+        mint_case(2, "an expiry of 2^53 - 1 is minted", now_ms=ref.MAX_TIME_MS - 1, ttl_ms=1),
+        mint_case(2, "an expiry past 2^53 - 1 is not", now_ms=ref.MAX_TIME_MS, ttl_ms=1),
+        mint_case(5, "a ticket over the size limit is not minted", data=big_data, max_len=2048),
+        mint_case(7, "params that are an array: no ticket",
+                  request={"method": "tools/call", "params": ["deploy", {"env": "staging"}]}),
+        mint_case(10, "a text key is its UTF-8 bytes: 16 letters é are 32 bytes", key=key_16_letters.encode()),
+        mint_case(11, "sealed: XChaCha20-Poly1305 over the canonical claims", mode="sealed"),
+        mint_case(12, "sealed tickets have the same size limit", mode="sealed", data=big_data, max_len=2048),
+        mint_case(16, "a lifetime of 0 is not minted", ttl_ms=0),
+    ],
+    "open": [
+        check_open(open_case(2, "exp = 2^53 - 1 opens", signed_payload(claims_text(exp=ref.MAX_TIME_MS)), "accepted")),
+        check_open(open_case(2, "exp = 2^53 fails the payload check",
+                             signed_payload(claims_text(exp=ref.MAX_TIME_MS + 1)), "payload")),
+        check_open(open_case(2, "a negative iat fails the payload check", signed_payload(claims_text(iat=-1)),
+                             "payload")),
+        check_open(open_case(2, "exp written 120000.0 fails the payload check",
+                             signed_payload(claims_text().replace('"exp":120000', '"exp":120000.0')), "payload")),
+        check_open(open_case(3, "a dig of 42 characters fails the payload check",
+                             signed_payload(claims_text(dig=deploy_claims["dig"][:42])), "payload")),
+        check_open(open_case(3, "a nonce of 23 characters fails the payload check",
+                             signed_payload(claims_text(nonce=deploy_claims["nonce"] + "A")), "payload")),
+        check_open(open_case(3, "a nonce with a character outside base64url fails the payload check",
+                             signed_payload(claims_text(nonce=deploy_claims["nonce"][:21] + "+")), "payload")),
+        check_open(open_case(4, "a member twice fails the payload check",
+                             signed_payload(claims_text()[:-1] + ',"sub":"bob"}'), "payload")),
+        check_open(open_case(4, "white space and another member order are read",
+                             signed_payload(" {\n " + ", ".join('"%s": %s' % (k, ref.canonical(deploy_claims[k]))
+                                                               for k in reversed(sorted(deploy_claims))) + " } "),
+                             "accepted")),
+        check_open(open_case(4, "an unknown member fails the payload check",
+                             signed_payload(claims_text()[:-1] + ',"role":"admin"}'), "payload")),
+        check_open(open_case(4, "a payload that is an array fails the payload check",
+                             signed_payload(ref.canonical([deploy_claims[k] for k in sorted(deploy_claims)])),
+                             "payload")),
+        check_open(open_case(4, "127 levels of nesting are read", signed_payload(claims_text(data=None).replace(
+            '"data":null', '"data":' + deep)), "accepted")),
+        check_open(open_case(4, "128 levels of nesting fail the payload check", signed_payload(
+            claims_text(data=None).replace('"data":null', '"data":' + too_deep)), "payload")),
+        check_open(open_case(5, "4096 bytes pass the size check (and fail at base64url: no tag)",
+                             "v1." + "A" * 4092 + ".", "base64url")),
+        check_open(open_case(5, "4097 bytes fail the size check before anything else",
+                             "v1." + "A" * 4093 + ".", "size")),
+        check_open(open_case(5, "bytes, not characters: 2049 é are 4098 bytes", "é" * 2049, "size")),
+        check_open(open_case(6, "the unsigned mode ignores a signed ticket's tag", deploy_ticket, "accepted",
+                             mode="unsigned")),
+        check_open(open_case(6, "the unsigned mode takes an edited payload under the old tag",
+                             with_payload(deploy_ticket, {**deploy_claims, "data": {"env": "prod"}}), "accepted",
+                             mode="unsigned")),
+        check_open(open_case(6, "a signing server refuses an unsigned ticket at base64url (a 0-byte tag)",
+                             unsigned_staging, "base64url")),
+        check_open(open_case(7, "params null digest as {}", ref.mint(KEY, claims(
+            {"method": "tools/list", "params": {}}, {}, "bob", range(16))), "accepted",
+            request={"method": "tools/list", "params": None})),
+        check_open(open_case(9, "a lone surrogate in the payload fails the payload check",
+                             signed_payload(claims_text(data=None).replace('"data":null', '"data":"\\ud800"')),
+                             "payload")),
+        check_open(open_case(9, "a number too large for a double fails the payload check",
+                             signed_payload(claims_text(data=None).replace('"data":null', '"data":1e400')),
+                             "payload")),
+        check_open(open_case(11, "a sealed ticket opens sealed", sealed_staging, "accepted", mode="sealed")),
+        check_open(open_case(11, "a sealed ticket with one byte of its box changed fails the signature check",
+                             swap_char(sealed_staging, 60, "A" if sealed_staging[60] != "A" else "B"), "signature",
+                             mode="sealed")),
+        check_open(open_case(11, "a signing server refuses a sealed ticket at shape", sealed_staging, "shape")),
+        check_open(open_case(12, "sealed tickets have the same size limit", "v1e." + "A" * 4093, "size",
+                             mode="sealed")),
+        check_open(open_case(13, "the record is keyed by the nonce claim", "", "", record=True, attempts=[
+            {"ticket": deploy_ticket, "principal": "bob", "now_ms": 8_000, "request": staging, "expect": "accepted"},
+            {"ticket": ref.mint(KEY, other_nonce_same), "principal": "bob", "now_ms": 9_500, "request": staging,
+             "expect": "single-use", "first_used_at": 8_000}])),
+        check_open(open_case(14, "principals compare exactly: Bob is not bob", deploy_ticket, "principal",
+                             principal="Bob")),
+        check_open(open_case(14, "no normalisation: e + combining acute is not é",
+                             ref.mint(KEY, dict(deploy_claims, sub="\u00e9")), "principal", principal="e\u0301")),
+        check_open(open_case(15, "an iat in the future is not checked",
+                             ref.mint(KEY, dict(deploy_claims, iat=100_000)), "accepted", now_ms=8_000)),
+        check_open(open_case(15, "nor an iat after exp", ref.mint(KEY, dict(deploy_claims, iat=200_000)), "accepted")),
+    ],
+    "digest": [
+        {"point": 7, "label": "params that are an array have no digest", "method": "tools/call",
+         "params": ["deploy"], "refused": refuse_digest("tools/call", ["deploy"])},
+        {"point": 7, "label": "params null are {}", "method": "tools/list", "params": None,
+         "digest": ref.request_digest("tools/list", {})},
+        {"point": 8, "label": "a method that is not a string has no digest", "method": 3, "params": {},
+         "refused": refuse_digest(3, {})},
+        {"point": 8, "label": "nor a missing method", "method": None, "params": {},
+         "refused": refuse_digest(None, {})},
+        {"point": 9, "label": "integers past 2^53 are the nearest double (ties to even)", "method": "tools/call",
+         "params": {"n": [9007199254740993, 9007199254740995, 18446744073709551615], "x": -0.0, "y": 1e21},
+         "canonical": ref.canonical({"method": "tools/call", "params": {
+             "n": [9007199254740993, 9007199254740995, 18446744073709551615], "x": -0.0, "y": 1e21}}),
+         "digest": ref.request_digest("tools/call", {
+             "n": [9007199254740993, 9007199254740995, 18446744073709551615], "x": -0.0, "y": 1e21})},
+    ],
+    "keys": [
+        {"point": 10, "label": "31 bytes are too short", "key": "k" * 31, "ok": False},
+        {"point": 10, "label": "32 bytes will do", "key": "k" * 32, "ok": True},
+        {"point": 10, "label": "16 letters é are 32 bytes", "key": key_16_letters, "ok": True},
+    ],
+}
+assert all(c["refused"] for c in rules["digest"] if "refused" in c)
+assert [c["label"] for c in rules["mint"] if c.get("refused")] == [
+    "an expiry past 2^53 - 1 is not", "a ticket over the size limit is not minted",
+    "params that are an array: no ticket", "sealed tickets have the same size limit", "a lifetime of 0 is not minted"]
+
 vectors = {
     "description": "Known-answer vectors for the mrtr-lab requestState ticket (docs/TOKEN.md). "
-                   "Keys are given as UTF-8 text; times are milliseconds; max_len is 4096.",
+                   "Keys are given as UTF-8 text; times are milliseconds; max_len is 4096 unless a case "
+                   "says otherwise. rules: one case or more for each numbered rule of TOKEN.md; in a "
+                   "mint case, nonces (hex) gives the nonce claim (its first 16 bytes) and, sealed, "
+                   "the AEAD nonce (its first 24).",
     "key": KEY.decode(),
     "other_key": OTHER_KEY.decode(),
     "max_len": ref.MAX_LEN,
@@ -112,6 +292,7 @@ vectors = {
     "mint": [{"name": "buy_ticket quantity 2, price quoted 190", "claims": buy_claims, "token": buy_ticket},
              {"name": "deploy to staging", "claims": deploy_claims, "token": deploy_ticket}],
     "sequences": seed_rows + [lesson_timeline],
+    "rules": rules,
 }
 json.dump(vectors, sys.stdout, indent=2, ensure_ascii=False)
 sys.stdout.write("\n")

@@ -4,7 +4,9 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use mrtr_ticket::{canonical_json, Check, Claims, Codec, Expect, FixedNonces, Key, Mode, RequestDigest, UsedNonces};
+use mrtr_ticket::{
+    canonical_json, Check, Claims, Codec, Expect, FixedNonces, Key, Mint, Mode, RequestDigest, UsedNonces,
+};
 use serde_json::Value;
 
 const VECTORS: &str = include_str!("../../../tests/vectors/tickets.json");
@@ -122,4 +124,98 @@ fn failures_answer_with_invalid_params_and_say_what_to_do() {
     assert_eq!(report.failed_check, Some(Check::Expiry));
     let marks: String = report.steps.iter().map(|s| s.mark).collect();
     assert_eq!(marks, "✓✓✓✓✓✓✗––");
+}
+
+fn mode(case: &Value) -> Mode {
+    serde_json::from_value(case["mode"].clone()).expect("a mode")
+}
+
+fn key_of(text: &Value) -> Key {
+    Key::new(text.as_str().expect("key").as_bytes()).expect("long key")
+}
+
+#[test]
+fn every_rule_mints_as_the_vectors_say() {
+    let v = vectors();
+    for case in v["rules"]["mint"].as_array().expect("mint rules") {
+        let codec = Codec::new(key_of(&case["key"]), mode(case))
+            .with_max_len(case["max_len"].as_u64().expect("max_len") as usize);
+        let nonces: Vec<u8> = (0..24)
+            .map(|i| u8::from_str_radix(&case["nonces"].as_str().expect("hex")[2 * i..2 * i + 2], 16).expect("hex"))
+            .collect();
+        let minted = RequestDigest::of(case["request"]["method"].as_str().expect("method"), &case["request"]["params"])
+            .map_err(|e| e.to_string())
+            .and_then(|request| {
+                let mint = Mint {
+                    principal: case["principal"].as_str().expect("principal").to_owned(),
+                    request,
+                    data: case["data"].clone(),
+                    now_ms: case["now_ms"].as_u64().expect("now"),
+                    ttl_ms: case["ttl_ms"].as_u64().expect("ttl"),
+                };
+                codec.mint(&mint, &mut FixedNonces(nonces)).map_err(|e| e.to_string())
+            });
+        assert_eq!(minted.ok().as_deref(), case["token"].as_str(), "{}", case["label"]);
+    }
+}
+
+#[test]
+fn every_rule_opens_as_the_vectors_say() {
+    let v = vectors();
+    let mut attempts = 0;
+    for case in v["rules"]["open"].as_array().expect("open rules") {
+        let codec = Codec::new(key_of(&v["key"]), mode(case));
+        let mut record = UsedNonces::new();
+        for a in case["attempts"].as_array().expect("attempts") {
+            let digest = digest_of(&a["request"]);
+            let expect = Expect {
+                principal: a["principal"].as_str().expect("principal"),
+                request: &digest,
+                now_ms: a["now_ms"].as_u64().expect("now"),
+            };
+            let keep = case["record"].as_bool().expect("record");
+            let opened = codec.open(
+                a["ticket"].as_str().expect("ticket"),
+                &expect,
+                keep.then_some(&mut record as &mut dyn mrtr_ticket::ReplayRecord),
+            );
+            let verdict = opened.failure().map_or("accepted", |f| f.check().id());
+            assert_eq!(verdict, a["expect"].as_str().expect("expect"), "{}", case["label"]);
+            if let Some(first) = a["first_used_at"].as_u64() {
+                assert_eq!(opened.failure(), Some(&mrtr_ticket::Failure::AlreadyUsed { first_used_at: first }));
+            }
+            attempts += 1;
+        }
+    }
+    assert_eq!(attempts, 32);
+}
+
+#[test]
+fn every_digest_rule_holds() {
+    let v = vectors();
+    for case in v["rules"]["digest"].as_array().expect("digest rules") {
+        let digest = case["method"]
+            .as_str()
+            .ok_or("no method")
+            .and_then(|method| RequestDigest::of(method, &case["params"]).map_err(|_| "params"));
+        match case["refused"].as_bool() {
+            Some(true) => assert!(digest.is_err(), "{}", case["label"]),
+            _ => {
+                assert_eq!(digest.map(|d| d.to_string()).ok().as_deref(), case["digest"].as_str(), "{}", case["label"]);
+                if let Some(canonical) = case["canonical"].as_str() {
+                    let request = serde_json::json!({"method": case["method"], "params": case["params"]});
+                    assert_eq!(canonical_json(&request), canonical);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_key_rule_holds() {
+    let v = vectors();
+    for case in v["rules"]["keys"].as_array().expect("key rules") {
+        let key = Key::new(case["key"].as_str().expect("key").as_bytes());
+        assert_eq!(key.is_ok(), case["ok"].as_bool().expect("ok"), "{}", case["label"]);
+    }
 }
