@@ -9,6 +9,8 @@ cd "$ROOT"
 # shellcheck source=scripts/env.sh
 source scripts/env.sh
 
+# What building needs, installed when it is missing (as the serve and test commands do).
+step bash scripts/setup.sh serve
 step trunk build --release
 # An empty Yew page beside it, the baseline scripts/budget.mjs measures the lab against.
 step trunk build web/budget/empty.html --release --dist target/budget-empty

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything mrtr-lab needs to build, serve and test, from the package
-# registries only (Debian, crates.io, npm). Nothing is downloaded from anywhere else.
+# registries only (Debian's, Rust's and npm's). Nothing is downloaded from anywhere else.
 # Safe to re-run: whatever is already present at the right version is skipped.
 set -euo pipefail
 

@@ -109,10 +109,16 @@ export const tests = {
     const payload = Buffer.from('{"exp":18446744073709551615,"sub":"bob"}').toString("base64url");
     const seen = m.inspect(`v1.${payload}.AAAA`);
     equal(seen.payload, JSON.parse('{"exp":18446744073709551615,"sub":"bob"}'));
-    // And a ticket minted to expire past 2^53 ms opens with its claims.
-    const late = m.mint({ key, principal: "bob", request, data: {}, nowMs: Number.MAX_SAFE_INTEGER, ttlMs: Number.MAX_SAFE_INTEGER });
-    const report = m.open(late, { key, principal: "bob", request, nowMs: 1 });
-    equal([report.ok, report.claims.exp], [true, 2 * Number.MAX_SAFE_INTEGER]);
+    // No ticket is minted to expire past 2^53 − 1 ms (docs/TOKEN.md), nor for a lifetime of 0.
+    await throwsWith(() => m.mint({ key, principal: "bob", request, data: {}, nowMs: Number.MAX_SAFE_INTEGER, ttlMs: 1 }),
+      "no ticket minted: `exp` is 9007199254740992, above 2^53 − 1");
+    await throwsWith(() => m.mint({ key, principal: "bob", request, nowMs: 0, ttlMs: 0 }), "no ticket minted: a lifetime of 0 ms");
+    // Nor for params that are not an object.
+    await throwsWith(() => m.mint({ key, principal: "bob", request: { method: "tools/call", params: ["deploy"] }, nowMs: 0, ttlMs: 1 }),
+      "`request.params`: a request's params are an object (or absent), not an array");
+    const last = m.mint({ key, principal: "bob", request, data: {}, nowMs: Number.MAX_SAFE_INTEGER - 1, ttlMs: 1 });
+    const report = m.open(last, { key, principal: "bob", request, nowMs: 1 });
+    equal([report.ok, report.claims.exp], [true, Number.MAX_SAFE_INTEGER]);
   },
   async "a verifier with a replay record makes tickets single-use; an option given as null is not given"({ root }) {
     const m = await load(root);

@@ -170,7 +170,6 @@ export const tests = {
     const raw = page.getByLabel("Raw ticket (your attempt)");
     // The editor is drawn a task after the lab opens: set the field once it is there.
     await raw.waitFor();
-    const started = Date.now();
     // Set through the page (Playwright would print a failed megabyte fill in full).
     await page.evaluate(() => {
       const area = document.getElementById("raw-ticket");
@@ -179,8 +178,8 @@ export const tests = {
     });
     equal(await failedCheck(page), "size");
     ok((await page.locator('[data-check="size"]').textContent()).includes("1048576 bytes is over the 4096-byte limit"));
-    ok(Date.now() - started < 10000, `took ${Date.now() - started} ms`);
-    await page.waitForTimeout(400);
+    // The address bar is written once the edits pause: the attempt marked (o=1), the megabyte left out.
+    await page.waitForFunction(() => location.hash.includes("o=1"));
     ok(page.url().length < 10000, `the link stays short (${page.url().length} characters)`);
     // A run of dots is the format's three parts and one extra, not a part drawn per dot.
     await raw.fill(".".repeat(65535));
@@ -201,11 +200,10 @@ export const tests = {
   },
 
   async "a link asking for thousands of moves opens at once with the first 64, and says so"(ctx) {
-    const started = Date.now();
+    // A page that froze on the 3,000 moves would fail waitFor's 30 s; the test times nothing else.
     const page = await ctx.openPage(`#s=deploy&m=${Array(3000).fill("honest").join(",")}`);
     const moves = page.getByRole("region", { name: "Play a move" });
     await moves.getByText("64 moves is as many as one situation plays").waitFor();
-    ok(Date.now() - started < 15000, `took ${Date.now() - started} ms`);
     ok(await moves.getByRole("button", { name: "Honest retry", exact: true }).isDisabled(), "no 65th move");
     await moves.getByRole("button", { name: "Start again" }).click();
     // The moves panel follows an action a task later: wait for it, do not sample it.
