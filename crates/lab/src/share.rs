@@ -4,53 +4,17 @@
 //! The fragment never holds a secret: the lab's key is a lab key, and it is not in the link.
 
 use crate::state::{Action, Lab, MAX_MOVES};
-use mrtr_sim::cluster::{RecordMode, Replica};
 use mrtr_sim::moves::Move;
-use mrtr_sim::person::Reply;
 use mrtr_sim::text::clip;
-use mrtr_ticket::Mode;
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde_json::json;
+use std::str::FromStr;
+use strum::VariantArray;
 
 /// The longest edited ticket a link carries.
 pub const MAX_LINKED_TICKET: usize = 8 * 1024;
 /// The longest request written by hand a link carries.
 pub const MAX_LINKED_LINE: usize = 16 * 1024;
-
-fn record_id(r: RecordMode) -> &'static str {
-    match r {
-        RecordMode::Off => "off",
-        RecordMode::Shared => "shared",
-        RecordMode::PerReplica => "per-replica",
-    }
-}
-
-fn mode_id(m: Mode) -> &'static str {
-    match m {
-        Mode::Signed => "signed",
-        Mode::Sealed => "sealed",
-        Mode::Unsigned => "unsigned",
-    }
-}
-
-fn reply_id(r: Reply) -> &'static str {
-    match r {
-        Reply::Accept => "accept",
-        Reply::AcceptNo => "accept-no",
-        Reply::Decline => "decline",
-        Reply::Cancel => "cancel",
-    }
-}
-
-fn replica_id(r: Replica) -> &'static str {
-    match r {
-        Replica::A => "A",
-        Replica::B => "B",
-    }
-}
-
-const RECORDS: [RecordMode; 3] = [RecordMode::Off, RecordMode::Shared, RecordMode::PerReplica];
-const MODES: [Mode; 3] = [Mode::Signed, Mode::Sealed, Mode::Unsigned];
-const REPLIES: [Reply; 4] = [Reply::Accept, Reply::AcceptNo, Reply::Decline, Reply::Cancel];
 
 /// The most sentences a link's reading says; past them it only counts. A hostile link of a
 /// million typos is a dozen lines in the console, not a million (nor 100 MB of them).
@@ -103,51 +67,28 @@ fn unknown_scenario(name: &str, ignored: &mut Ignored) {
     }
 }
 
-/// The choice `value` names (by its id), if any; an unknown one is noted in `ignored`.
-fn pick<T: Copy>(
-    value: Option<&str>,
-    choices: &[T],
-    id: fn(T) -> &'static str,
-    what: &str,
-    ignored: &mut Ignored,
-) -> Option<T> {
+/// The choice `value` names (by its name), if any; an unknown one is noted in `ignored`.
+fn pick<T>(value: Option<&str>, what: &str, ignored: &mut Ignored) -> Option<T>
+where
+    T: Copy + FromStr + VariantArray + Into<&'static str>,
+{
     let value = value?;
-    let found = choices.iter().copied().find(|c| id(*c) == value);
+    let found = value.parse().ok();
     if found.is_none() {
-        ignored.say(|| unknown(what, value, choices.iter().map(|c| id(*c))));
+        ignored.say(|| unknown(what, value, T::VARIANTS.iter().map(|c| (*c).into())));
     }
     found
 }
 
+/// What a fragment's value escapes: all but the unreserved characters of RFC 3986.
+const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
+
 fn encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            other => format!("%{other:02X}"),
-        })
-        .collect()
+    utf8_percent_encode(text, ESCAPED).to_string()
 }
 
 fn decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match (
-            bytes[i],
-            bytes.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()),
-        ) {
-            (b'%', Some(byte)) => {
-                out.push(byte);
-                i += 3;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_decode_str(text).decode_utf8_lossy().into_owned()
 }
 
 /// The fragment (without `#`) that restores this situation.
@@ -156,9 +97,9 @@ pub fn to_fragment(lab: &Lab) -> String {
     if !lab.played.is_empty() {
         parts.push(format!("m={}", lab.played.iter().map(|m| m.id()).collect::<Vec<_>>().join(",")));
     }
-    parts.push(format!("r={}", record_id(lab.record)));
-    parts.push(format!("p={}", mode_id(lab.mode)));
-    parts.push(format!("a={}", reply_id(lab.reply)));
+    parts.push(format!("r={}", <&str>::from(lab.record)));
+    parts.push(format!("p={}", <&str>::from(lab.mode)));
+    parts.push(format!("a={}", <&str>::from(lab.reply)));
     if let Some(own) = &lab.own {
         parts.push("o=1".into());
         // A pasted megabyte stays out of the link: the link keeps the rest of the situation.
@@ -172,7 +113,7 @@ pub fn to_fragment(lab: &Lab) -> String {
             parts.push(format!("b={}", encode(bearer)));
         }
         if let Some(replica) = own.replica {
-            parts.push(format!("x={}", replica_id(replica)));
+            parts.push(format!("x={}", <&str>::from(replica)));
         }
         if let Some(env) = own.arguments.as_ref().and_then(|a| a.get("env")).and_then(|e| e.as_str()) {
             parts.push(format!("e={}", encode(env)));
@@ -242,14 +183,14 @@ fn situation(fragment: &str, ignored: &mut Ignored) -> Lab {
         ignored.say(|| format!("clock {} is not whole milliseconds", quoted(c)));
     }
     let actions = [
-        pick(get("r"), &RECORDS, record_id, "replay record", ignored).map(Action::Record),
-        pick(get("p"), &MODES, mode_id, "ticket protection", ignored).map(Action::Protect),
-        pick(get("a"), &REPLIES, reply_id, "reply", ignored).map(Action::Reply),
+        pick(get("r"), "replay record", ignored).map(Action::Record),
+        pick(get("p"), "ticket protection", ignored).map(Action::Protect),
+        pick(get("a"), "reply", ignored).map(Action::Reply),
         get("o").map(|_| Action::ResetAttempt),
         get("t").map(|t| Action::EditTicket(t.to_owned())),
         clock.and_then(|(_, ms)| ms.ok()).map(Action::Clock),
         get("b").map(|b| Action::Bearer(b.to_owned())),
-        pick(get("x"), &Replica::BOTH, replica_id, "replica", ignored).map(|r| Action::Replica(Some(r))),
+        pick(get("x"), "replica", ignored).map(|r| Action::Replica(Some(r))),
         get("e").map(|e| Action::Arguments(json!({"env": e}))),
         // Last: a written request gives way to any part of the retry set before it.
         get("l").map(|l| Action::EditLine(l.to_owned())),
@@ -265,6 +206,7 @@ const KEYS: [&str; 12] = ["s", "m", "r", "p", "a", "o", "t", "c", "b", "x", "e",
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mrtr_sim::cluster::{RecordMode, Replica};
 
     #[test]
     fn a_situation_survives_the_round_trip() {

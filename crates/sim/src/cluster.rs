@@ -16,7 +16,22 @@ pub const LAB_KEY: &[u8; 32] = b"mrtr-lab server key: not secret!";
 pub const ATTACKER_KEY: &[u8; 32] = b"an attacker's own key, not ours!";
 
 /// One of the two replicas.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[strum(ascii_case_insensitive)]
 pub enum Replica {
     /// Replica A.
     A,
@@ -25,9 +40,6 @@ pub enum Replica {
 }
 
 impl Replica {
-    /// Both, in order.
-    pub const BOTH: [Replica; 2] = [Replica::A, Replica::B];
-
     /// Its name in the ledger and the trace.
     pub fn name(self) -> &'static str {
         match self {
@@ -61,9 +73,36 @@ pub enum Balancing {
     Pin(Replica),
 }
 
+impl std::str::FromStr for Balancing {
+    type Err = String;
+
+    /// `round-robin`, `random`, or a replica's name (`a`, `B`) to pin it.
+    fn from_str(name: &str) -> Result<Self, String> {
+        match name {
+            "round-robin" => Ok(Balancing::RoundRobin),
+            "random" => Ok(Balancing::Random),
+            replica => {
+                replica.parse().map(Balancing::Pin).map_err(|_| format!("round-robin, random, a or b, not '{replica}'"))
+            }
+        }
+    }
+}
+
 /// Where the record of used tickets lives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum RecordMode {
     /// No record: a valid ticket works as often as it is presented before expiry.
     Off,
@@ -262,16 +301,16 @@ impl Cluster {
     pub fn route(&mut self) -> Replica {
         match self.config.balancing {
             Balancing::Pin(replica) => replica,
-            Balancing::Random => Replica::BOTH[self.rng.below(2) as usize],
+            Balancing::Random => <Replica as strum::VariantArray>::VARIANTS[self.rng.below(2) as usize],
             Balancing::RoundRobin => {
                 for _ in 0..2 {
-                    let replica = Replica::BOTH[self.next % 2];
+                    let replica = <Replica as strum::VariantArray>::VARIANTS[self.next % 2];
                     self.next += 1;
                     if self.is_up(replica) {
                         return replica;
                     }
                 }
-                Replica::BOTH[self.next % 2]
+                <Replica as strum::VariantArray>::VARIANTS[self.next % 2]
             }
         }
     }

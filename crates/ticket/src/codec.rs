@@ -19,8 +19,21 @@ pub const DEFAULT_MAX_LEN: usize = 4096;
 pub const NONCE_LEN: usize = 16;
 
 /// How tickets are protected.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Mode {
     /// `v1.payload.tag`: readable payload, HMAC-SHA256 tag. Edits are detected.
     Signed,

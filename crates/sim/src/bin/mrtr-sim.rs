@@ -7,7 +7,9 @@
 //! mrtr-sim deploy --move honest --send '{"jsonrpc":"2.0","id":0,"method":"tools/list"}'
 //! ```
 
-use mrtr_sim::cluster::{Balancing, RecordMode, Replica};
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
+use mrtr_sim::cluster::{Balancing, RecordMode};
 use mrtr_sim::moves::{Move, OwnAttempt};
 use mrtr_sim::person::Reply;
 use mrtr_sim::scenarios::{self, Options, Run, SCENARIOS};
@@ -15,118 +17,86 @@ use mrtr_sim::trace::{Actor, Kind};
 use mrtr_ticket::{secs, Mode};
 use std::process::ExitCode;
 
-const USAGE: &str =
-    "usage: mrtr-sim <scenario> [--move ID]... [--record off|shared|per-replica] [--mode signed|sealed|unsigned]
-                 [--reply accept|accept-no|decline|cancel] [--route round-robin|random|a|b]
-                 [--amount N] [--seed N] [--send REQUEST] [--json]
-       mrtr-sim --list";
+/// Runs a scenario of the simulated MCP cluster and prints every JSON-RPC line, with its
+/// direction and replica, then the verdicts and the figures.
+#[derive(Debug, Parser)]
+#[command(name = "mrtr-sim", version)]
+struct Cli {
+    /// The scenario (--list shows them).
+    #[arg(required_unless_present = "list")]
+    scenario: Option<String>,
+    /// List the scenarios and the malicious moves.
+    #[arg(short, long)]
+    list: bool,
+    /// A move to play, in order; repeat it for more (--list shows them).
+    #[arg(long = "move", value_name = "ID", value_parser = move_named)]
+    moves: Vec<Move>,
+    /// The replay record: off, shared or per-replica.
+    #[arg(long)]
+    record: Option<RecordMode>,
+    /// Ticket protection: signed, sealed or unsigned.
+    #[arg(long)]
+    mode: Option<Mode>,
+    /// The person's answer: accept, accept-no, decline or cancel.
+    #[arg(long)]
+    reply: Option<Reply>,
+    /// Which replica gets each request: round-robin, random, a or b.
+    #[arg(long)]
+    route: Option<Balancing>,
+    /// The amount the expense scenario claims.
+    #[arg(long, value_parser = amount, allow_negative_numbers = true)]
+    amount: Option<f64>,
+    /// The seed of the world's random choices and nonces.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Your own request after the moves, sent exactly as written.
+    #[arg(long, value_name = "REQUEST")]
+    send: Option<String>,
+    /// Print the whole run as JSON instead of raw lines.
+    #[arg(long)]
+    json: bool,
+}
+
+fn move_named(id: &str) -> Result<Move, String> {
+    Move::from_id(id).ok_or_else(|| format!("unknown move '{id}' (see --list)"))
+}
+
+fn amount(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(amount) if amount.is_finite() && amount >= 0.0 => Ok(amount),
+        _ => Err("a non-negative number".to_owned()),
+    }
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match parse(&args) {
-        Ok(Command::List) => {
-            list();
+    let cli = Cli::parse();
+    if cli.list {
+        list();
+        return ExitCode::SUCCESS;
+    }
+    let scenario = cli.scenario.unwrap_or_default();
+    let options = Options {
+        moves: (!cli.moves.is_empty()).then_some(cli.moves),
+        record: cli.record,
+        mode: cli.mode,
+        reply: cli.reply,
+        balancing: cli.route,
+        amount: cli.amount,
+        seed: cli.seed,
+        attempt: cli.send.map(|line| OwnAttempt { line: Some(line), ..OwnAttempt::default() }),
+    };
+    match scenarios::run(&scenario, &options) {
+        Ok(run) if cli.json => {
+            println!("{}", serde_json::to_string_pretty(&run).unwrap_or_default());
             ExitCode::SUCCESS
         }
-        Ok(Command::Run { scenario, options, json }) => match scenarios::run(&scenario, &options) {
-            Ok(run) => {
-                if json {
-                    println!("{}", serde_json::to_string_pretty(&run).unwrap_or_default());
-                } else {
-                    print_raw(&run);
-                }
-                ExitCode::SUCCESS
-            }
-            Err(why) => usage_error(&why),
-        },
-        Err(why) => usage_error(&why),
-    }
-}
-
-fn usage_error(why: &str) -> ExitCode {
-    eprintln!("mrtr-sim: {why}\n{USAGE}");
-    ExitCode::from(2)
-}
-
-enum Command {
-    List,
-    Run { scenario: String, options: Box<Options>, json: bool },
-}
-
-fn parse(args: &[String]) -> Result<Command, String> {
-    let mut scenario = None;
-    let mut options = Options::default();
-    let mut json = false;
-    let mut moves = Vec::new();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
-        match arg.as_str() {
-            "--list" | "-l" => return Ok(Command::List),
-            "--help" | "-h" => return Err("here is how to call it".into()),
-            "--json" => json = true,
-            "--move" => {
-                let id = value("--move")?;
-                moves.push(Move::from_id(&id).ok_or_else(|| format!("unknown move '{id}' (see --list)"))?);
-            }
-            "--record" => {
-                options.record = Some(match value("--record")?.as_str() {
-                    "off" => RecordMode::Off,
-                    "shared" => RecordMode::Shared,
-                    "per-replica" => RecordMode::PerReplica,
-                    other => return Err(format!("--record takes off, shared or per-replica, not '{other}'")),
-                })
-            }
-            "--mode" => {
-                options.mode = Some(match value("--mode")?.as_str() {
-                    "signed" => Mode::Signed,
-                    "sealed" => Mode::Sealed,
-                    "unsigned" => Mode::Unsigned,
-                    other => return Err(format!("--mode takes signed, sealed or unsigned, not '{other}'")),
-                })
-            }
-            "--reply" => {
-                options.reply = Some(match value("--reply")?.as_str() {
-                    "accept" => Reply::Accept,
-                    "accept-no" => Reply::AcceptNo,
-                    "decline" => Reply::Decline,
-                    "cancel" => Reply::Cancel,
-                    other => return Err(format!("--reply takes accept, accept-no, decline or cancel, not '{other}'")),
-                })
-            }
-            "--route" => {
-                options.balancing = Some(match value("--route")?.as_str() {
-                    "round-robin" => Balancing::RoundRobin,
-                    "random" => Balancing::Random,
-                    "a" | "A" => Balancing::Pin(Replica::A),
-                    "b" | "B" => Balancing::Pin(Replica::B),
-                    other => return Err(format!("--route takes round-robin, random, a or b, not '{other}'")),
-                })
-            }
-            // Your own attempt after the moves: a request written by hand, sent as written.
-            "--send" => options.attempt = Some(OwnAttempt { line: Some(value("--send")?), ..OwnAttempt::default() }),
-            "--seed" => {
-                let v = value("--seed")?;
-                options.seed = Some(v.parse().map_err(|_| format!("--seed takes a whole number, not '{v}'"))?);
-            }
-            "--amount" => {
-                let v = value("--amount")?;
-                let amount: f64 = v.parse().map_err(|_| format!("--amount takes a number, not '{v}'"))?;
-                if !amount.is_finite() || amount < 0.0 {
-                    return Err(format!("--amount takes a non-negative number, not '{v}'"));
-                }
-                options.amount = Some(amount);
-            }
-            flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'")),
-            name if scenario.is_none() => scenario = Some(name.to_owned()),
-            extra => return Err(format!("one scenario at a time ('{extra}' is one too many)")),
+        Ok(run) => {
+            print_raw(&run);
+            ExitCode::SUCCESS
         }
+        // Said the way clap says a bad argument: the sentence, the usage, exit code 2.
+        Err(why) => Cli::command().error(ErrorKind::ValueValidation, why).exit(),
     }
-    if !moves.is_empty() {
-        options.moves = Some(moves);
-    }
-    let scenario = scenario.ok_or("which scenario? (--list shows them)")?;
-    Ok(Command::Run { scenario, options: Box::new(options), json })
 }
 
 fn list() {
