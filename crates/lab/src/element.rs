@@ -128,7 +128,7 @@ fn text(options: &JsValue, name: &str) -> Option<String> {
 /// hears every event.
 #[wasm_bindgen(js_name = mountLab)]
 pub fn mount_lab(root: web_sys::Element, options: JsValue, emit: js_sys::Function) -> MountedLab {
-    crate::install_panic_hook();
+    crate::panic::install_panic_hook();
     let flag = |name: &str| js_sys::Reflect::get(&options, &name.into()).is_ok_and(|c| c.is_truthy());
     let (compact, picker) = (flag("compact"), flag("picker"));
     let lab_page = text(&options, "labPage").unwrap_or_default();

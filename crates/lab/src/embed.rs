@@ -7,12 +7,15 @@
 //! accepted, …, statement}` after each move, a step, a challenge, the quiz).
 //! Messages it accepts, from `parent` only: `{type: "mrtr-lab:play", move}` (a move id).
 
+use crate::browser::{apply_theme, page_address};
+use crate::host::{self, Host};
 use crate::setup::Setup;
 use crate::state::Action;
+use crate::view::{self, LabView, Layout};
+use gloo::events::EventListener;
 use mrtr_sim::moves::Move;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use yew::Callback;
+use yew::prelude::*;
 
 /// What the iframe's URL asks for.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -61,7 +64,7 @@ pub fn post_height() {
 }
 
 /// Tells the parent what happened: the event's documented detail.
-pub fn post_event(event: &crate::host::LabEvent, activity: &str) {
+pub fn post_event(event: &host::LabEvent, activity: &str) {
     post(&event.detail_js(activity));
 }
 
@@ -80,12 +83,48 @@ pub fn accepted_move(origin: &str, parent: &str, data: &JsValue) -> Option<Move>
 /// Listens for the parent's messages; the listener lives as long as the page.
 pub fn listen(parent: String, send: Callback<Action>) {
     let Some(window) = web_sys::window() else { return };
-    let closure = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+    EventListener::new(&window, "message", move |event| {
+        let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
         if let Some(by) = accepted_move(&event.origin(), &parent, &event.data()) {
             send.emit(Action::Play(by));
         }
+    })
+    .forget();
+}
+
+/// Props of [`Embedded`].
+#[derive(Properties, PartialEq, Debug)]
+pub struct EmbeddedProps {
+    /// What the iframe URL asked for.
+    pub params: EmbedParams,
+}
+
+/// The compact lab inside an iframe (`embed.html`).
+#[component(Embedded)]
+pub fn embedded(props: &EmbeddedProps) -> Html {
+    let setup = props.params.setup.clone();
+    let (lab, send) = view::use_lab(|| setup.open());
+    {
+        let (send, parent, theme) = (send.clone(), props.params.parent.clone(), props.params.theme.clone());
+        use_effect_with((), move |_| {
+            apply_theme(theme.as_deref().unwrap_or("system"));
+            if let Some(parent) = parent {
+                listen(parent, send);
+            }
+        });
+    }
+    let host = use_memo(props.params.activity.clone(), |activity| {
+        let page = page_address();
+        let lab_page = page.rsplit_once('/').map_or(page.clone(), |(dir, _)| format!("{dir}/"));
+        let activity = activity.clone().unwrap_or_else(|| lab_page.clone());
+        Host {
+            emit: Callback::from(move |event: host::LabEvent| post_event(&event, &activity)),
+            lab_page: lab_page.into(),
+            owns_document: true,
+        }
     });
-    if window.add_event_listener_with_callback("message", closure.as_ref().unchecked_ref()).is_ok() {
-        closure.forget();
+    use_effect(post_height);
+    html! {
+        <LabView {lab} {send} layout={Layout::Compact} host={(*host).clone()} />
     }
 }

@@ -11,6 +11,16 @@ use serde_json::json;
 use std::str::FromStr;
 use strum::VariantArray;
 
+/// The id of the lab's main landmark on its own page, which the page's skip link targets.
+pub const MAIN_ID: &str = "lab-main";
+
+/// Whether a bare fragment names a place in the lab's own page rather than a scenario: its
+/// main landmark, or a panel by its heading's id (`#quiz-title`, `#campaign-title`), so that
+/// a lesson can link to the quick check or the campaign.
+pub fn is_page_anchor(name: &str) -> bool {
+    name == MAIN_ID || name.ends_with("-title")
+}
+
 /// The longest edited ticket a link carries.
 pub const MAX_LINKED_TICKET: usize = 8 * 1024;
 /// The longest request written by hand a link carries.
@@ -146,7 +156,7 @@ fn situation(fragment: &str, ignored: &mut Ignored) -> Lab {
     if !fragment.contains('=') {
         // A bare scenario name; none (or a place in the page, the skip link's target or a
         // panel's heading) opens the first.
-        if !fragment.is_empty() && !crate::view::is_page_anchor(fragment) {
+        if !fragment.is_empty() && !is_page_anchor(fragment) {
             unknown_scenario(fragment, ignored);
         }
         return Lab::open(fragment);
@@ -264,7 +274,7 @@ mod tests {
 
     #[test]
     fn what_a_restored_situation_left_out_stays_on_the_lab_until_the_next_action() {
-        let lab = Lab::open("voucher").apply(Action::Restore("s=deploy&m=alcie,honest".into()));
+        let lab = Lab::open("voucher").apply(Action::Restore(Box::new(read_fragment("s=deploy&m=alcie,honest"))));
         assert_eq!(lab.played, [Move::Honest]);
         assert_eq!(lab.ignored.len(), 1);
         assert!(lab.ignored[0].starts_with("move \"alcie\" is unknown"), "{}", lab.ignored[0]);

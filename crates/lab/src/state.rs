@@ -95,8 +95,9 @@ pub enum Action {
     Step(isize),
     /// Show every event.
     ShowAll,
-    /// Replace everything with the situation a shared link describes.
-    Restore(String),
+    /// Replace everything with a situation (a shared link's or a session file's, as
+    /// `share::read_fragment` reads it).
+    Restore(Box<Lab>),
 }
 
 impl Lab {
@@ -255,7 +256,7 @@ impl Lab {
     fn change(&mut self, action: Action) -> Change {
         match action {
             Action::Pick(scenario) => return Change::Whole(Box::new(Lab::open(scenario))),
-            Action::Restore(fragment) => return Change::Whole(Box::new(crate::share::read_fragment(&fragment))),
+            Action::Restore(lab) => return Change::Whole(lab),
             // A scenario without moves (a flow) has nothing to play them on, and a situation
             // holds at most MAX_MOVES: either way it stays as it is.
             Action::Play(_) if !self.can_play_a_move() => return Change::None,

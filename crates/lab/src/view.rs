@@ -23,19 +23,10 @@ use crate::components::{
     Panel, PanelView, View,
 };
 use crate::host::{Host, LabEvent};
+use crate::share::MAIN_ID;
 use crate::state::{Action, Lab};
 use std::rc::Rc;
 use yew::prelude::*;
-
-/// The id of the lab's main landmark on its own page, which the page's skip link targets.
-pub const MAIN_ID: &str = "lab-main";
-
-/// Whether a bare fragment names a place in the lab's own page rather than a scenario: its
-/// main landmark, or a panel by its heading's id (`#quiz-title`, `#campaign-title`), so that
-/// a lesson can link to the quick check or the campaign.
-pub fn is_page_anchor(name: &str) -> bool {
-    name == MAIN_ID || name.ends_with("-title")
-}
 
 /// How much of the lab a host shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +76,7 @@ impl Reducible for Current {
 pub fn use_lab<F: FnOnce() -> Lab>(init: F) -> (Rc<Lab>, Callback<Action>) {
     let lab = use_reducer(move || {
         let lab = init();
-        crate::mark("mrtr-lab:opened");
+        crate::browser::mark("mrtr-lab:opened");
         for sentence in &lab.ignored {
             web_sys::console::warn_1(&format!("mrtr-lab ignored: {sentence}").into());
         }
@@ -110,7 +101,7 @@ fn use_deferred(lab: Rc<Lab>) -> Option<Rc<Lab>> {
             *generation.borrow_mut() += 1;
             let (mine, lab) = (*generation.borrow(), lab.clone());
             yew::platform::spawn_local(async move {
-                yew::platform::time::sleep(std::time::Duration::ZERO).await;
+                gloo::timers::future::sleep(std::time::Duration::ZERO).await;
                 if *generation.borrow() == mine {
                     deferred.set(Some(lab));
                 }

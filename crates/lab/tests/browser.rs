@@ -19,7 +19,7 @@ async fn mount() -> web_sys::Element {
     let document = window.document().expect("a document");
     let root = document.create_element("div").expect("a div");
     document.body().expect("a body").append_child(&root).expect("appended");
-    yew::Renderer::<mrtr_lab::App>::with_root(root.clone()).render();
+    yew::Renderer::<mrtr_lab::page::App>::with_root(root.clone()).render();
     settle().await;
     root
 }

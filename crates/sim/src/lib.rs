@@ -30,6 +30,7 @@ pub mod moves;
 pub mod person;
 pub mod protocol;
 pub mod rng;
+pub mod round;
 pub mod scenarios;
 pub mod server;
 pub mod text;

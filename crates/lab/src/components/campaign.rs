@@ -123,7 +123,7 @@ pub fn campaign_panel(props: &Props) -> Html {
                         elapsed_ms: now_ms() - started,
                     };
                     redraw.force_update();
-                    yew::platform::time::sleep(Duration::ZERO).await;
+                    gloo::timers::future::sleep(Duration::ZERO).await;
                 }
             });
         })

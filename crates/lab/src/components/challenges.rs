@@ -11,7 +11,7 @@ const PROGRESS_KEY: &str = "mrtr-lab-challenges";
 
 /// The ids of the challenges done, in the order they were done (a handful: a list, not a set).
 fn load() -> Vec<String> {
-    let saved = crate::stored(PROGRESS_KEY).unwrap_or_default();
+    let saved = crate::browser::stored(PROGRESS_KEY).unwrap_or_default();
     let mut done = Vec::new();
     for id in saved.split(',').filter(|id| !id.is_empty()) {
         mark(&mut done, id);
@@ -29,7 +29,7 @@ fn mark(done: &mut Vec<String>, id: &str) -> bool {
 }
 
 fn save(done: &[String]) {
-    crate::store(PROGRESS_KEY, &done.join(","));
+    crate::browser::store(PROGRESS_KEY, &done.join(","));
 }
 
 /// What the student asked of one challenge on this page: hints shown, and whether they gave up.

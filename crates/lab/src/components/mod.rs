@@ -101,7 +101,7 @@ pub fn situation_link(host: &Host, fragment: &str, text: &str, send: &Callback<A
         let (fragment, send) = (fragment.to_owned(), send.clone());
         Callback::from(move |event: MouseEvent| {
             event.prevent_default();
-            send.emit(Action::Restore(fragment.clone()));
+            send.emit(Action::Restore(Box::new(crate::share::read_fragment(&fragment))));
         })
     };
     html! { <a {href} {onclick}>{ text.to_owned() }</a> }

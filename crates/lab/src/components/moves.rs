@@ -30,7 +30,7 @@ const HINT_ROUND_2: &str = "bob holds round 2's ticket, and still has round 1's.
 fn reveal_verdict(event: &MouseEvent) {
     let Some(lab) = super::lab_of(event) else { return };
     yew::platform::spawn_local(async move {
-        yew::platform::time::sleep(std::time::Duration::ZERO).await;
+        gloo::timers::future::sleep(std::time::Duration::ZERO).await;
         let (Some(status), Some(window)) = (lab.query_selector("[role=status]").ok().flatten(), web_sys::window())
         else {
             return;

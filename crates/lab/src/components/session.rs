@@ -72,7 +72,7 @@ pub fn session(props: &Panel) -> Html {
                 return;
             }
             let (send, problem) = (send.clone(), problem.clone());
-            wasm_bindgen_futures::spawn_local(async move {
+            yew::platform::spawn_local(async move {
                 let text = wasm_bindgen_futures::JsFuture::from(file.text())
                     .await
                     .ok()
@@ -81,7 +81,7 @@ pub fn session(props: &Panel) -> Html {
                 match situation_of(&text) {
                     Ok(situation) => {
                         problem.set(None);
-                        send.emit(Action::Restore(situation));
+                        send.emit(Action::Restore(Box::new(share::read_fragment(&situation))));
                     }
                     Err(why) => problem.set(Some(format!("Not imported: {why}."))),
                 }

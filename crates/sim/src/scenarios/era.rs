@@ -9,7 +9,7 @@ use crate::cluster::{Balancing, ClusterConfig, Replica};
 use crate::jsonrpc;
 use crate::ledger::Entry;
 use crate::protocol::Capabilities;
-use crate::server::Round;
+use crate::round::Round;
 use crate::tools::{self, Effects, Step};
 use crate::trace::{Actor, Kind};
 use crate::world::{Outcome, World};

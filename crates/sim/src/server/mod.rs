@@ -2,12 +2,8 @@
 //! takes one request, the principal, the time and its collaborators, and returns the
 //! response. The cluster (and, later, a real transport) wraps it.
 
-mod ask;
-mod round;
 mod store;
 
-pub use ask::{Answer, Ask};
-pub use round::Round;
 pub use store::StateStore;
 
 use crate::jsonrpc::{
@@ -16,6 +12,7 @@ use crate::jsonrpc::{
 };
 use crate::ledger::Ledger;
 use crate::protocol::{Envelope, META_SERVER_INFO, PROTOCOL_VERSION};
+use crate::round::Round;
 use crate::tools::{self, prompts, resources, Effects, Step};
 use mrtr_ticket::{Codec, Expect, Key, Mint, Mode, NonceSource, ReplayRecord, Report, RequestDigest};
 use serde::{Deserialize, Serialize};

@@ -1,7 +1,7 @@
 //! `deploy`: the course's example. Confirm first, then deploy.
 
 use super::{text, Effects, Step, Tool};
-use crate::server::{Answer, Ask, Round};
+use crate::round::{Answer, Ask, Round};
 use serde_json::json;
 use serde_json::{Map, Value};
 

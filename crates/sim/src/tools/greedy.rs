@@ -2,7 +2,7 @@
 //! limit stops it.
 
 use super::{text, Effects, Step, Tool};
-use crate::server::{Ask, Round};
+use crate::round::{Ask, Round};
 use serde_json::json;
 use serde_json::{Map, Value};
 

@@ -2,7 +2,7 @@
 //! the client cannot show forms), URL-mode elicitation, and roots.
 
 use super::{text, Effects, Step, Tool};
-use crate::server::{Answer, Ask, Round};
+use crate::round::{Answer, Ask, Round};
 use serde_json::json;
 use serde_json::{Map, Value};
 

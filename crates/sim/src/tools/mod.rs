@@ -12,7 +12,7 @@ pub mod resources;
 mod seat;
 
 use crate::ledger::{Entry, Ledger};
-use crate::server::Round;
+use crate::round::Round;
 use serde_json::json;
 use serde_json::{Map, Value};
 

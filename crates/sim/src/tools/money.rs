@@ -3,7 +3,7 @@
 
 use super::{cents, number, text, text_with, Effects, Step, Tool};
 use crate::ledger::money;
-use crate::server::{Answer, Ask, Round};
+use crate::round::{Answer, Ask, Round};
 use serde_json::json;
 use serde_json::{Map, Value};
 

@@ -2,7 +2,7 @@
 //! `input_required` too.
 
 use super::Step;
-use crate::server::{Ask, Round};
+use crate::round::{Ask, Round};
 use serde_json::json;
 use serde_json::{Map, Value};
 

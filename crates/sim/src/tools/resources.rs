@@ -1,7 +1,7 @@
 //! A resource that asks before it is read: `resources/read` may return `input_required`.
 
 use super::Step;
-use crate::server::{Ask, Round};
+use crate::round::{Ask, Round};
 use serde_json::json;
 use serde_json::Value;
 

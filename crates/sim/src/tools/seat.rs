@@ -4,7 +4,7 @@
 
 use super::{text, text_with, Effects, Step, Tool};
 use crate::ledger::money;
-use crate::server::{Ask, Round};
+use crate::round::{Ask, Round};
 use serde_json::json;
 use serde_json::{Map, Value};
 

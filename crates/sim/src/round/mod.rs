@@ -1,8 +1,10 @@
 //! What a tool body sees in one round: the state its ticket carried, the answers that came
 //! with it, and a way to ask for more.
 
-use super::ask::{Answer, Ask};
+mod ask;
+
 use crate::protocol::{Capabilities, InputKind};
+pub use ask::{Answer, Ask};
 use serde_json::{Map, Value};
 
 /// One round of a multi round-trip request, from the tool's side.

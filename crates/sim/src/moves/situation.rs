@@ -1,0 +1,226 @@
+//! Where every move starts ([`Situation`]) and the line each move sends from there.
+
+use super::forgery::{edited_keeping_tag, flip_one_char, forged_with_attacker_key, made_up_claims, reencoded};
+use super::Move;
+use crate::client::Client;
+use crate::cluster::Replica;
+use crate::jsonrpc;
+use crate::person::{Person, Reply};
+use mrtr_ticket::inspect;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use serde_json::{Map, Value};
+
+/// The student's own retry: the honest one, with any of its parts changed by hand.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct OwnAttempt {
+    /// The ticket as edited; `None` sends the one the server gave.
+    pub ticket: Option<String>,
+    /// When it is sent, ms after the ticket was minted; `None` is 8 s.
+    pub at_ms: Option<u64>,
+    /// Whose bearer token; `None` is the client's own (bob's).
+    pub bearer: Option<String>,
+    /// Other arguments for the same tool; `None` keeps the original ones.
+    pub arguments: Option<Value>,
+    /// Send it to this replica instead of letting the balancer choose.
+    pub replica: Option<Replica>,
+    /// The whole request, written by hand: sent exactly as it is, in place of the retry the
+    /// fields above build (only the time, the bearer token and the replica still apply).
+    pub line: Option<String>,
+}
+
+/// Where every move starts: bob's first call and what came back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Situation {
+    /// The first request, as sent.
+    pub first: Value,
+    /// The ticket the server gave in the latest round: the one to echo.
+    pub ticket: String,
+    /// The ticket round 1 gave (the same one in a flow of one round).
+    pub first_ticket: String,
+    /// Which round's ticket the moves start from: 1, or 2 in a flow of two rounds.
+    pub round: usize,
+    /// The questions the server asked.
+    pub requests: Map<String, Value>,
+    /// What the person answered.
+    pub answers: Map<String, Value>,
+    /// When the ticket was minted, ms.
+    pub minted_at: u64,
+    /// The honest retry line, built once so a replay is byte-identical.
+    pub honest_line: String,
+    /// Arguments for [`Move::OtherArguments`].
+    pub other_arguments: Value,
+    /// The replica that minted the ticket.
+    pub minted_on: Option<Replica>,
+}
+
+/// One line a move sends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attempt {
+    /// The move.
+    pub by: Move,
+    /// When, ms.
+    pub at_ms: u64,
+    /// Whose bearer token.
+    pub bearer: String,
+    /// The exact line.
+    pub line: String,
+}
+
+impl Situation {
+    /// Builds the situation; the honest retry gets its id now.
+    pub fn new(
+        first: Value,
+        ticket: String,
+        requests: Map<String, Value>,
+        answers: Map<String, Value>,
+        minted_at: u64,
+        client: &mut Client,
+    ) -> Self {
+        let honest = client.retry(&first, answers.clone(), Some(&ticket));
+        let other_arguments = other_arguments(first.pointer("/params/arguments").unwrap_or(&Value::Null));
+        Situation {
+            first,
+            first_ticket: ticket.clone(),
+            ticket,
+            round: 1,
+            requests,
+            answers,
+            minted_at,
+            honest_line: jsonrpc::line(&honest),
+            other_arguments,
+            minted_on: None,
+        }
+    }
+
+    /// A "yes" to every question, as a client that forges consent would send it.
+    fn yes(&self) -> Map<String, Value> {
+        let person = Person { reply: Reply::Accept, think_ms: 0 };
+        self.requests.iter().filter_map(|(k, r)| Some((k.clone(), person.answer(r)?))).collect()
+    }
+
+    /// The attempt a move makes, at its default time.
+    pub fn attempt(&self, by: Move, client: &mut Client) -> Attempt {
+        let at_ms = self.minted_at.saturating_add(by.default_at_s() * 1_000);
+        let bob = client.bearer.clone();
+        let retry = |client: &mut Client, answers: Map<String, Value>, ticket: Option<&str>| {
+            jsonrpc::line(&client.retry(&self.first, answers, ticket))
+        };
+        let line = match by {
+            Move::Honest | Move::SendTwice | Move::OtherPrincipal | Move::TooLate => self.honest_line.clone(),
+            Move::TamperByte => retry(client, self.answers.clone(), Some(&flip_one_char(&self.ticket))),
+            Move::EditPayload => retry(client, self.answers.clone(), Some(&self.edited(false))),
+            Move::ResignOtherKey => retry(client, self.answers.clone(), Some(&self.edited(true))),
+            Move::Reencode => retry(client, self.answers.clone(), Some(&reencoded(&self.ticket))),
+            Move::OtherArguments => {
+                let mut message = serde_json::from_str::<Value>(&self.honest_line).unwrap_or_default();
+                message["id"] = client.next_id().into();
+                message["params"]["arguments"] = self.other_arguments.clone();
+                jsonrpc::line(&message)
+            }
+            Move::OtherTool => {
+                self.elsewhere(client, "tools/call", json!({"name": "charge_good", "arguments": {"amount": 1}}))
+            }
+            Move::OtherMethod => {
+                self.elsewhere(client, "prompts/get", json!({"name": "release_notes", "arguments": {"version": "2.0"}}))
+            }
+            Move::Hello => retry(client, self.answers.clone(), Some("hello")),
+            Move::FirstTicket => retry(client, self.answers.clone(), Some(&self.first_ticket)),
+            Move::DropTicket => retry(client, self.answers.clone(), None),
+            Move::UnaskedTicket => {
+                let mut first = self.first.clone();
+                first["id"] = client.next_id().into();
+                first["params"]["requestState"] = self.edited(true).into();
+                jsonrpc::line(&first)
+            }
+            Move::PrefillAnswer => {
+                let mut first = self.first.clone();
+                first["id"] = client.next_id().into();
+                first["params"]["inputResponses"] = Value::Object(self.yes());
+                jsonrpc::line(&first)
+            }
+            Move::ChangeAnswer => {
+                let accepted = self.answers.values().all(|a| a.get("action").and_then(Value::as_str) == Some("accept"));
+                let flipped = if accepted {
+                    self.answers.keys().map(|k| (k.clone(), json!({"action": "decline"}))).collect()
+                } else {
+                    self.yes()
+                };
+                retry(client, flipped, Some(&self.ticket))
+            }
+        };
+        let bearer = if by == Move::OtherPrincipal { "alice-token".to_owned() } else { bob };
+        Attempt { by, at_ms, bearer, line }
+    }
+
+    /// The student's own attempt: the request they wrote, or the honest retry with the
+    /// parts they changed.
+    pub fn own_attempt(&self, own: &OwnAttempt, client: &mut Client) -> Attempt {
+        let line = match &own.line {
+            Some(line) => line.clone(),
+            None => {
+                let ticket = own.ticket.clone().unwrap_or_else(|| self.ticket.clone());
+                let mut retry = client.retry(&self.first, self.answers.clone(), Some(&ticket));
+                if let Some(arguments) = &own.arguments {
+                    retry["params"]["arguments"] = arguments.clone();
+                }
+                jsonrpc::line(&retry)
+            }
+        };
+        Attempt {
+            by: Move::Honest,
+            at_ms: self.minted_at.saturating_add(own.at_ms.unwrap_or(Move::Honest.default_at_s() * 1_000)),
+            bearer: own.bearer.clone().unwrap_or_else(|| client.bearer.clone()),
+            line,
+        }
+    }
+
+    fn elsewhere(&self, client: &mut Client, method: &str, params: Value) -> String {
+        let mut message = client.request(method, params);
+        message["params"]["inputResponses"] = Value::Object(self.answers.clone());
+        message["params"]["requestState"] = self.ticket.clone().into();
+        jsonrpc::line(&message)
+    }
+
+    /// The ticket with its most tempting payload value changed (claims made up where the
+    /// payload is sealed): under the old tag, or re-signed with the attacker's key when
+    /// `resign`.
+    fn edited(&self, resign: bool) -> String {
+        let mut payload = inspect(&self.ticket).payload.unwrap_or_else(made_up_claims);
+        let data = &mut payload["data"];
+        if data.get("env").is_some() {
+            data["env"] = "prod".into();
+        } else if data.get("price").is_some() {
+            data["price"] = json!(1.0);
+        } else {
+            data["approved"] = true.into();
+        }
+        if resign {
+            forged_with_attacker_key(&self.ticket, &payload)
+        } else {
+            edited_keeping_tag(&self.ticket, &payload)
+        }
+    }
+}
+
+/// Other arguments for the same tool: the most tempting change of each scenario's call.
+fn other_arguments(arguments: &Value) -> Value {
+    let mut other = arguments.clone();
+    match other.as_object_mut() {
+        Some(map) if map.get("env").is_some() => {
+            map.insert("env".into(), "prod".into());
+        }
+        Some(map) if map.get("quantity").is_some() => {
+            map.insert("quantity".into(), 20.into());
+        }
+        Some(map) if map.get("flight").is_some() => {
+            map.insert("flight".into(), "LX999".into());
+        }
+        Some(map) => {
+            map.insert("other".into(), true.into());
+        }
+        None => other = json!({"other": true}),
+    }
+    other
+}
