@@ -4,8 +4,8 @@
 use crate::{number, options};
 use mrtr_sim::cluster::LAB_KEY;
 use mrtr_sim::ledger::Ledger;
-use mrtr_sim::rng::SimRng;
 use mrtr_sim::server::{Ctx, Server, ServerConfig, StateStore};
+use mrtr_ticket::SplitMix64;
 use mrtr_ticket::{Key, Mode, NonceSource, ReplayRecord, UsedNonces};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -41,7 +41,7 @@ pub struct LabServer {
     server: Server,
     record: Option<UsedNonces>,
     ledger: Ledger,
-    rng: SimRng,
+    rng: SplitMix64,
     store: StateStore,
 }
 
@@ -73,7 +73,7 @@ impl LabServer {
             server: Server::new(key, config),
             record: options.replay_record.unwrap_or_default().then(UsedNonces::new),
             ledger: Ledger::default(),
-            rng: SimRng::new(seed),
+            rng: SplitMix64::new(seed),
             store: StateStore::default(),
         })
     }

@@ -316,7 +316,7 @@ mod tests {
             .collect();
         let numbers = ["0", "8000", "121000", "18446744073709551615", "18446744073709551614", "9223372036854775808"];
         let scenarios = mrtr_sim::scenarios::SCENARIOS;
-        let mut rng = mrtr_sim::rng::SimRng::new(8);
+        let mut rng = mrtr_ticket::SplitMix64::new(8);
         let mut pick = |n: usize| rng.below(n as u64) as usize;
         for _ in 0..250 {
             // Every scenario, each with a clock, then up to five more keys at random.

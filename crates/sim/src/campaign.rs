@@ -6,7 +6,7 @@
 
 use crate::cluster::{RecordMode, LAB_KEY};
 use crate::moves::{edited_keeping_tag, flip_char_at, forged_with_attacker_key, Move};
-use crate::rng::SimRng;
+use mrtr_ticket::SplitMix64;
 use mrtr_ticket::{inspect, Codec, Expect, Key, Mint, Mode, NoRecord, ReplayRecord, RequestDigest, UsedNonces};
 use serde::Serialize;
 use serde_json::json;
@@ -81,7 +81,7 @@ pub struct Histogram {
 /// A campaign in progress.
 pub struct Campaign {
     codec: Codec,
-    rng: SimRng,
+    rng: SplitMix64,
     record: Box<dyn ReplayRecord>,
     tickets: Vec<String>,
     /// Each ticket with its payload edited (old tag kept), and re-signed with the wrong key.
@@ -109,7 +109,7 @@ impl Campaign {
     pub fn new(seed: u64, mode: Mode, record: RecordMode) -> Campaign {
         let key = |k: &[u8; 32]| Key::new(k).unwrap_or_else(|_| unreachable!("32 bytes"));
         let codec = Codec::new(key(LAB_KEY), mode);
-        let mut rng = SimRng::new(seed);
+        let mut rng = SplitMix64::new(seed);
         let request = RequestDigest::of("tools/call", &json!({"name": "deploy", "arguments": {"env": "staging"}}))
             .expect("params are an object");
         let other_request = RequestDigest::of("tools/call", &json!({"name": "deploy", "arguments": {"env": "prod"}}))

@@ -3,9 +3,9 @@
 
 use crate::jsonrpc;
 use crate::ledger::Ledger;
-use crate::rng::SimRng;
 use crate::server::{AnswerCheck, Ctx, Incoming, Server, ServerConfig, StateStore};
 use crate::trace::{Actor, Kind, Trace};
+use mrtr_ticket::SplitMix64;
 use mrtr_ticket::{Key, ReplayRecord, Report, UsedNonces};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -183,7 +183,7 @@ pub struct Cluster {
     shared_record: UsedNonces,
     shared_store: StateStore,
     next: usize,
-    rng: SimRng,
+    rng: SplitMix64,
     ledger: Ledger,
     now_ms: u64,
 }
@@ -203,7 +203,7 @@ impl Cluster {
             shared_record: UsedNonces::new(),
             shared_store: StateStore::default(),
             next: 0,
-            rng: SimRng::new(config.seed),
+            rng: SplitMix64::new(config.seed),
             ledger: Ledger::default(),
             now_ms: 0,
         }
@@ -255,7 +255,7 @@ impl Cluster {
     }
 
     /// The world's random generator (nonces, random balancing).
-    pub fn rng(&mut self) -> &mut SimRng {
+    pub fn rng(&mut self) -> &mut SplitMix64 {
         &mut self.rng
     }
 

@@ -6,7 +6,7 @@
 //! scenarios that reproduce the course's measured figures ([`scenarios`]).
 //!
 //! **Invariants:** sans-IO and deterministic. Nothing reads a real clock (time is the
-//! cluster's virtual clock, in ms) or OS randomness (one seeded [`rng::SimRng`]); maps are
+//! cluster's virtual clock, in ms) or OS randomness (one seeded [`mrtr_ticket::SplitMix64`]); maps are
 //! ordered. The same seed and moves give a byte-identical trace.
 //!
 //! ```
@@ -29,7 +29,6 @@ pub mod ledger;
 pub mod moves;
 pub mod person;
 pub mod protocol;
-pub mod rng;
 pub mod round;
 pub mod scenarios;
 pub mod server;

@@ -7,18 +7,17 @@
 //! cargo run -q -p mrtr-ticket --example doubles -- 100000 | python3 tests/test_doubles.py
 //! ```
 
-use mrtr_ticket::{canonical_json, RequestDigest};
+use mrtr_ticket::{canonical_json, RequestDigest, SplitMix64};
 use serde_json::{json, Value};
 use std::io::Write;
 
 fn main() {
     let count: usize = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(100_000);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut bits = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut bits = SplitMix64::new(0);
     let mut written = 0;
     while written < count {
-        bits = bits.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        let x = f64::from_bits(bits);
+        let x = f64::from_bits(bits.next_u64());
         if !x.is_finite() {
             continue;
         }
@@ -30,7 +29,7 @@ fn main() {
         let canonical = canonical_json(&value);
         // The canonical text reads back as the same double too (-0 as 0, which equals it).
         assert_eq!(serde_json::from_str::<Value>(&canonical).ok().and_then(|v| v.as_f64()), Some(x), "{canonical}");
-        writeln!(out, "{bits:016x} {canonical} {digest}").expect("stdout");
+        writeln!(out, "{:016x} {canonical} {digest}", x.to_bits()).expect("stdout");
         written += 1;
     }
 }

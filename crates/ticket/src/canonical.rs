@@ -163,10 +163,9 @@ mod tests {
         // Doubles from all over the range (random bit patterns): what is written reads back as
         // the same double, with as few digits as Rust's own shortest formatting uses (on a
         // tie the two may pick different digits: ECMAScript picks the even one).
-        let mut bits = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut bits = crate::SplitMix64::new(1);
         for _ in 0..100_000 {
-            bits = bits.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let x = f64::from_bits(bits);
+            let x = f64::from_bits(bits.next_u64());
             if !x.is_finite() || x == 0.0 {
                 continue;
             }

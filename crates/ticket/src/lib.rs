@@ -60,7 +60,7 @@ pub use digest::{ParamsNotAnObject, RequestDigest, ROUND_ONLY_PARAMS};
 pub use failure::{Failure, INVALID_PARAMS};
 pub use inspect::{inspect, with_payload, with_payload_bytes, Inspection, Part, Role, INSPECT_MAX_LEN};
 pub use key::{Key, KeyTooShort, MIN_KEY_LEN};
-pub use nonce::{FixedNonces, NonceSource};
+pub use nonce::{FixedNonces, NonceSource, SplitMix64};
 pub use open::{Expect, Opened, Report, StepReport, Trusted};
 pub use replay::{NoRecord, ReplayRecord, UsedNonces};
 pub use sealed::{AEAD_NONCE_LEN, AEAD_TAG_LEN};

@@ -4,32 +4,17 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use mrtr_ticket::{inspect, with_payload, Check, Codec, Expect, Key, Mint, Mode, RequestDigest, Status};
+use mrtr_ticket::{
+    inspect, with_payload, Check, Codec, Expect, Key, Mint, Mode, NonceSource, RequestDigest, SplitMix64, Status,
+};
 use serde_json::json;
 use serde_json::Value;
 
-/// SplitMix64: a tiny portable generator, so every run sees the same cases.
-struct Gen(u64);
-
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn bytes(&mut self, len: usize) -> Vec<u8> {
-        (0..len).map(|_| self.next() as u8).collect()
-    }
-    fn fill(&mut self, dest: &mut [u8]) {
-        for b in dest {
-            *b = self.next() as u8;
-        }
-    }
+/// `len` bytes drawn from the workspace's seeded generator, so every run sees the same cases.
+fn bytes(gen: &mut SplitMix64, len: usize) -> Vec<u8> {
+    let mut out = vec![0; len];
+    gen.fill(&mut out);
+    out
 }
 
 fn codec(mode: Mode) -> Codec {
@@ -41,10 +26,10 @@ fn request() -> RequestDigest {
         .expect("params are an object")
 }
 
-fn minted(codec: &Codec, gen: &mut Gen) -> String {
+fn minted(codec: &Codec, gen: &mut SplitMix64) -> String {
     let mint =
         Mint { principal: "bob".into(), request: request(), data: json!({"price": 190.0}), now_ms: 0, ttl_ms: 120_000 };
-    codec.mint(&mint, &mut |d: &mut [u8]| gen.fill(d)).expect("mintable")
+    codec.mint(&mint, gen).expect("mintable")
 }
 
 fn open(codec: &Codec, ticket: impl AsRef<[u8]>) -> mrtr_ticket::Opened {
@@ -62,7 +47,7 @@ fn replacement_bytes() -> Vec<u8> {
 fn every_single_byte_change_is_rejected() {
     for mode in [Mode::Signed, Mode::Sealed] {
         let codec = codec(mode);
-        let ticket = minted(&codec, &mut Gen(1)).into_bytes();
+        let ticket = minted(&codec, &mut SplitMix64::new(1)).into_bytes();
         assert!(open(&codec, &ticket).is_ok());
         let mut changes = 0;
         for at in 0..ticket.len() {
@@ -84,7 +69,7 @@ fn every_single_byte_change_is_rejected() {
 #[test]
 fn every_payload_field_edit_under_the_old_tag_is_rejected() {
     let codec = codec(Mode::Signed);
-    let ticket = minted(&codec, &mut Gen(2));
+    let ticket = minted(&codec, &mut SplitMix64::new(2));
     let payload = inspect(&ticket).payload.expect("readable payload");
     let edits: Vec<(&str, Value)> = vec![
         ("data", json!({"price": 1.0})),
@@ -124,13 +109,13 @@ fn codec_unsigned_view(ticket: &str) -> mrtr_ticket::Opened {
 
 #[test]
 fn no_input_panics_and_every_refusal_names_one_failed_check() {
-    let mut gen = Gen(3);
+    let mut gen = SplitMix64::new(3);
     let codecs = [codec(Mode::Signed), codec(Mode::Sealed), codec(Mode::Unsigned)];
     let valid = minted(&codecs[0], &mut gen).into_bytes();
     let mut inputs: Vec<Vec<u8>> =
         vec![Vec::new(), b"hello".to_vec(), b"..".to_vec(), b"v1..".to_vec(), vec![b'A'; 1 << 20], vec![b'.'; 65_535]];
     for len in [1usize, 2, 3, 5, 43, 64, 200, 4095, 4096, 4097, 65_536, 1 << 20] {
-        inputs.push(gen.bytes(len));
+        inputs.push(bytes(&mut gen, len));
     }
     for _ in 0..400 {
         // Splices of a valid ticket: cut, duplicate, insert random bytes.
@@ -141,7 +126,7 @@ fn no_input_panics_and_every_refusal_names_one_failed_check() {
             1 => t.splice(at..at, valid.iter().copied()).for_each(drop),
             2 => {
                 let len = 1 + gen.below(8) as usize;
-                t.splice(at..at, gen.bytes(len)).for_each(drop)
+                t.splice(at..at, bytes(&mut gen, len)).for_each(drop)
             }
             _ => {
                 t.remove(at);
@@ -172,12 +157,12 @@ fn no_input_panics_and_every_refusal_names_one_failed_check() {
 
 #[test]
 fn open_of_mint_round_trips_in_every_mode() {
-    let mut gen = Gen(4);
+    let mut gen = SplitMix64::new(4);
     for mode in [Mode::Signed, Mode::Sealed, Mode::Unsigned] {
         let codec = codec(mode);
         for i in 0..50u64 {
             let principal = format!("user-{}", gen.below(1000));
-            let data = json!({"n": i, "text": format!("é\"\n{}", gen.next()), "list": [1.5, null, true]});
+            let data = json!({"n": i, "text": format!("é\"\n{}", gen.next_u64()), "list": [1.5, null, true]});
             let params = json!({"name": "tool", "arguments": {"i": i}});
             let request = RequestDigest::of("tools/call", &params).expect("params are an object");
             let now = gen.below(1 << 40);
@@ -188,7 +173,7 @@ fn open_of_mint_round_trips_in_every_mode() {
                 now_ms: now,
                 ttl_ms: 1 + gen.below(600_000),
             };
-            let ticket = codec.mint(&mint, &mut |d: &mut [u8]| gen.fill(d)).expect("mintable");
+            let ticket = codec.mint(&mint, &mut gen).expect("mintable");
             let opened = codec.open(&ticket, &Expect { principal: &principal, request: &request, now_ms: now }, None);
             let trusted = opened.trusted().expect("round trip");
             assert_eq!(trusted.data(), &data);
@@ -201,7 +186,7 @@ fn open_of_mint_round_trips_in_every_mode() {
 #[test]
 fn sealed_tickets_cannot_be_read_and_are_refused_by_a_signing_server() {
     let sealed = codec(Mode::Sealed);
-    let ticket = minted(&sealed, &mut Gen(5));
+    let ticket = minted(&sealed, &mut SplitMix64::new(5));
     assert!(ticket.starts_with("v1e."));
     let seen = inspect(&ticket);
     assert!(seen.sealed);
@@ -254,7 +239,7 @@ fn broken_input_is_described_precisely() {
 #[test]
 fn the_payload_check_reads_exactly_the_six_claims() {
     let codec = codec(Mode::Unsigned);
-    let ticket = minted(&codec, &mut Gen(7));
+    let ticket = minted(&codec, &mut SplitMix64::new(7));
     let payload = inspect(&ticket).payload.expect("payload");
     let member = |name: &str| format!("\"{name}\":{}", payload[name]);
     let claims = |names: &[&str]| format!("{{{}}}", names.iter().map(|n| member(n)).collect::<Vec<_>>().join(","));
