@@ -24,6 +24,15 @@ fn digest_of(request: &Value) -> RequestDigest {
     RequestDigest::of(request["method"].as_str().expect("method"), &request["params"]).expect("params are an object")
 }
 
+/// Who presents an attempt's ticket, when, and for which request.
+fn expect_of<'a>(attempt: &'a Value, digest: &'a RequestDigest) -> Expect<'a> {
+    Expect {
+        principal: attempt["principal"].as_str().expect("principal"),
+        request: digest,
+        now_ms: attempt["now_ms"].as_u64().expect("now"),
+    }
+}
+
 #[test]
 fn digests_match_the_vectors() {
     let v = vectors();
@@ -63,11 +72,7 @@ fn every_attempt_gets_the_expected_verdict() {
         let keep_record = seq["record"].as_bool().expect("record");
         for a in seq["attempts"].as_array().expect("attempts") {
             let digest = digest_of(&a["request"]);
-            let expect = Expect {
-                principal: a["principal"].as_str().expect("principal"),
-                request: &digest,
-                now_ms: a["now_ms"].as_u64().expect("now"),
-            };
+            let expect = expect_of(a, &digest);
             let record = keep_record.then_some(&mut record as &mut dyn mrtr_ticket::ReplayRecord);
             let opened = codec.open(a["ticket"].as_str().expect("ticket"), &expect, record);
             let verdict = opened.failure().map_or("accepted", |f| f.check().id());
@@ -89,11 +94,7 @@ fn the_lesson_timeline_reads_as_the_lesson_says() {
         .iter()
         .map(|a| {
             let digest = digest_of(&a["request"]);
-            let expect = Expect {
-                principal: a["principal"].as_str().expect("p"),
-                request: &digest,
-                now_ms: a["now_ms"].as_u64().expect("t"),
-            };
+            let expect = expect_of(a, &digest);
             let opened = codec.open(a["ticket"].as_str().expect("ticket"), &expect, None);
             match opened.failure() {
                 None => "accepted".to_owned(),
@@ -168,11 +169,7 @@ fn every_rule_opens_as_the_vectors_say() {
         let mut record = UsedNonces::new();
         for a in case["attempts"].as_array().expect("attempts") {
             let digest = digest_of(&a["request"]);
-            let expect = Expect {
-                principal: a["principal"].as_str().expect("principal"),
-                request: &digest,
-                now_ms: a["now_ms"].as_u64().expect("now"),
-            };
+            let expect = expect_of(a, &digest);
             let keep = case["record"].as_bool().expect("record");
             let opened = codec.open(
                 a["ticket"].as_str().expect("ticket"),
