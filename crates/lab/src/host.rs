@@ -101,7 +101,9 @@ impl LabEvent {
                     Answered::Refused { check, code, message } => {
                         (false, check.clone(), Some(*code), Some(message.clone()))
                     }
-                    Answered::AskedAgain | Answered::NoResponse => (false, None, None, None),
+                    Answered::AskedAgain | Answered::ToolError { .. } | Answered::NoResponse => {
+                        (false, None, None, None)
+                    }
                 };
                 let outcome = verdict.answered.word();
                 json!({

@@ -268,7 +268,7 @@ fn sending_the_honest_retry_twice_replays_it_even_as_the_first_move() {
 fn hostile_input_gets_clear_errors() {
     let run = run("protocol-errors", Options::default());
     let words = run.verdict_words();
-    assert_eq!(words, ["-32700", "-32600", "-32601", "-32022", "-32022", "shape", "size", "-32602", "-32602"]);
+    assert_eq!(words, ["-32700", "-32600", "-32601", "-32022", "-32022", "shape", "size", "-32602", "tool-error"]);
     // The figures give the code even when a ticket check refused, and name that check.
     assert_eq!(run.figure("not JSON"), "-32700");
     assert_eq!(run.figure("requestState that is not a string"), "-32602 (shape check)");

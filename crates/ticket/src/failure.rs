@@ -10,6 +10,8 @@ use serde_json::Value;
 /// JSON-RPC "Invalid params": the code every ticket failure answers with, as the official
 /// SDK does.
 pub const INVALID_PARAMS: i64 = -32602;
+/// The code a server answers with when it failed itself (a record of used tickets that is down).
+pub const INTERNAL_ERROR: i64 = -32603;
 
 /// The first check a ticket failed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +60,11 @@ pub enum Failure {
         /// When the first redemption happened, ms.
         first_used_at: u64,
     },
+    /// Genuine, but the record of used tickets could not be asked: refused, nothing done.
+    RecordUnavailable {
+        /// What went wrong with the record.
+        why: String,
+    },
 }
 
 impl Failure {
@@ -70,7 +77,7 @@ impl Failure {
             Failure::WrongPrincipal { .. } => Check::Principal,
             Failure::Expired { .. } => Check::Expiry,
             Failure::OtherRequest { .. } => Check::Request,
-            Failure::AlreadyUsed { .. } => Check::SingleUse,
+            Failure::AlreadyUsed { .. } | Failure::RecordUnavailable { .. } => Check::SingleUse,
         }
     }
 
@@ -84,6 +91,7 @@ impl Failure {
             Failure::Expired { .. } => "expired",
             Failure::OtherRequest { .. } => "belongs to a different request",
             Failure::AlreadyUsed { .. } => "already used",
+            Failure::RecordUnavailable { .. } => "replay record unavailable",
         }
     }
 
@@ -110,6 +118,9 @@ impl Failure {
             ),
             Failure::AlreadyUsed { first_used_at } => {
                 format!("this ticket was already redeemed at {}", secs(*first_used_at))
+            }
+            Failure::RecordUnavailable { why } => {
+                format!("the record of used tickets did not answer ({why}), so nothing was done")
             }
         }
     }
@@ -141,6 +152,14 @@ impl Failure {
     /// assert_eq!(error["data"]["check"], "expiry");
     /// ```
     pub fn rpc_error(&self) -> Value {
+        if let Failure::RecordUnavailable { .. } = self {
+            // Not the client's fault, and not the ticket's: try again later.
+            return json!({
+                "code": INTERNAL_ERROR,
+                "message": "Internal error: the record of used tickets is unavailable, so nothing was done. Try again later.",
+                "data": { "reason": "replay_record_unavailable", "check": self.check().id() },
+            });
+        }
         json!({
             "code": INVALID_PARAMS,
             "message": self.rpc_message(),

@@ -6,7 +6,7 @@ use crate::claims::Claims;
 use crate::codec::{Codec, Mode};
 use crate::digest::RequestDigest;
 use crate::failure::Failure;
-use crate::replay::ReplayRecord;
+use crate::replay::{Refused, ReplayRecord};
 use crate::sealed::{self, AEAD_NONCE_LEN, AEAD_TAG_LEN};
 use crate::time::secs;
 use hmac::Mac;
@@ -346,8 +346,10 @@ fn check_claims(
     pass(Check::Request);
     match record {
         Some(record) => {
-            if let Err(first_used_at) = record.check_and_insert(&wire.nonce, wire.exp, expect.now_ms) {
-                return Err(Failure::AlreadyUsed { first_used_at });
+            match record.check_and_insert(&wire.nonce, wire.exp, expect.now_ms) {
+                Ok(()) => {}
+                Err(Refused::AlreadyUsed(first_used_at)) => return Err(Failure::AlreadyUsed { first_used_at }),
+                Err(Refused::Unavailable(why)) => return Err(Failure::RecordUnavailable { why }),
             }
             pass(Check::SingleUse);
         }

@@ -3,11 +3,23 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
+/// Why a replay record refused a nonce.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// Redeemed before, at this time (ms).
+    AlreadyUsed(u64),
+    /// The record could not be asked (a store that is down), said in a sentence. Nothing was
+    /// recorded, and the ticket is refused: a record that cannot say "first use" must not
+    /// let the request through (it fails closed).
+    Unavailable(String),
+}
+
 /// Remembers which ticket nonces were already redeemed.
 pub trait ReplayRecord {
     /// Marks `nonce` used at `now_ms`, to be remembered until `exp_ms` (after that the
-    /// expiry check refuses the ticket anyway). If it was already used, returns when.
-    fn check_and_insert(&mut self, nonce: &str, exp_ms: u64, now_ms: u64) -> Result<(), u64>;
+    /// expiry check refuses the ticket anyway), in one atomic step. If it was already used,
+    /// says when.
+    fn check_and_insert(&mut self, nonce: &str, exp_ms: u64, now_ms: u64) -> Result<(), Refused>;
 
     /// How many nonces are remembered right now.
     fn len(&self) -> usize;
@@ -24,7 +36,7 @@ pub trait ReplayRecord {
 pub struct NoRecord;
 
 impl ReplayRecord for NoRecord {
-    fn check_and_insert(&mut self, _: &str, _: u64, _: u64) -> Result<(), u64> {
+    fn check_and_insert(&mut self, _: &str, _: u64, _: u64) -> Result<(), Refused> {
         Ok(())
     }
 
@@ -64,10 +76,10 @@ impl UsedNonces {
 }
 
 impl ReplayRecord for UsedNonces {
-    fn check_and_insert(&mut self, nonce: &str, exp_ms: u64, now_ms: u64) -> Result<(), u64> {
+    fn check_and_insert(&mut self, nonce: &str, exp_ms: u64, now_ms: u64) -> Result<(), Refused> {
         self.prune(now_ms);
         if let Some(&at) = self.first_used.get(nonce) {
-            return Err(at);
+            return Err(Refused::AlreadyUsed(at));
         }
         self.first_used.insert(nonce.to_owned(), now_ms);
         self.by_expiry.push(Reverse((exp_ms, nonce.to_owned())));
@@ -87,7 +99,7 @@ mod tests {
     fn second_use_reports_the_first() {
         let mut record = UsedNonces::new();
         assert_eq!(record.check_and_insert("n1", 120_000, 8_000), Ok(()));
-        assert_eq!(record.check_and_insert("n1", 120_000, 40_000), Err(8_000));
+        assert_eq!(record.check_and_insert("n1", 120_000, 40_000), Err(Refused::AlreadyUsed(8_000)));
         assert_eq!(record.check_and_insert("n2", 120_000, 40_000), Ok(()));
     }
 

@@ -283,3 +283,28 @@ fn the_payload_check_reads_exactly_the_six_claims() {
         );
     }
 }
+
+/// A record that cannot be asked (a store that is down).
+struct Down;
+
+impl mrtr_ticket::ReplayRecord for Down {
+    fn check_and_insert(&mut self, _: &str, _: u64, _: u64) -> Result<(), mrtr_ticket::Refused> {
+        Err(mrtr_ticket::Refused::Unavailable("connection refused".into()))
+    }
+
+    fn len(&self) -> usize {
+        0
+    }
+}
+
+#[test]
+fn a_record_that_cannot_answer_refuses_the_ticket() {
+    let codec = codec(Mode::Signed);
+    let ticket = minted(&codec, &mut SplitMix64::new(9));
+    let opened = codec.open(&ticket, &Expect { principal: "bob", request: &request(), now_ms: 1_000 }, Some(&mut Down));
+    assert_eq!(opened.failure(), Some(&mrtr_ticket::Failure::RecordUnavailable { why: "connection refused".into() }));
+    assert_eq!(opened.status(Check::SingleUse), Status::Failed);
+    let error = opened.report().error.expect("refused");
+    assert_eq!(error["code"], -32603);
+    assert_eq!(error["data"]["check"], "single-use");
+}

@@ -9,6 +9,7 @@ pub fn outcome(answered: &Answered) -> String {
     match answered {
         Answered::Accepted { text } => format!("accepted: {text}"),
         Answered::AskedAgain => "the server asked again instead of acting".to_owned(),
+        Answered::ToolError { text } => format!("the tool refused its arguments: {text}"),
         Answered::Refused { check: Some(check), message, .. } => format!("refused by the {check} check: {message}"),
         Answered::Refused { code, message, .. } => format!("refused with error {code}: {message}"),
         Answered::NoResponse => "no response".to_owned(),
@@ -19,7 +20,7 @@ pub fn outcome(answered: &Answered) -> String {
 pub fn outcome_state(answered: Option<&Answered>) -> Option<&'static str> {
     match answered {
         Some(Answered::Accepted { .. }) => Some("pass"),
-        Some(Answered::Refused { .. }) => Some("fail"),
+        Some(Answered::Refused { .. } | Answered::ToolError { .. }) => Some("fail"),
         _ => None,
     }
 }

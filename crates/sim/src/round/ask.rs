@@ -31,10 +31,11 @@ impl Ask {
     }
 
     /// A URL-mode elicitation: the person completes something on a page outside the client.
-    pub fn url(message: &str, url: &str, elicitation_id: &str) -> Ask {
+    /// (2026-07-28 has no `elicitationId`: the answer comes back under the request's key.)
+    pub fn url(message: &str, url: &str) -> Ask {
         Ask {
             kind: InputKind::ElicitUrl,
-            request: json!({"method": "elicitation/create", "params": {"mode": "url", "message": message, "url": url, "elicitationId": elicitation_id}}),
+            request: json!({"method": "elicitation/create", "params": {"mode": "url", "message": message, "url": url}}),
         }
     }
 

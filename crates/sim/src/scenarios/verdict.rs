@@ -18,6 +18,12 @@ pub enum Answered {
     },
     /// `input_required` again: the server asks instead of acting.
     AskedAgain,
+    /// A result with `isError: true`: the tool refused its arguments, in words a model can
+    /// read and correct.
+    ToolError {
+        /// The result's first text (a line of it).
+        text: String,
+    },
     /// A JSON-RPC error.
     Refused {
         /// The ticket check that failed, if a ticket check did.
@@ -49,14 +55,20 @@ impl Answered {
             return Answered::AskedAgain;
         }
         let text = result.and_then(|r| r.pointer("/content/0/text")).and_then(Value::as_str).unwrap_or("complete");
-        Answered::Accepted { text: line_for_people(text.to_owned()) }
+        let text = line_for_people(text.to_owned());
+        match result.and_then(|r| r.get("isError")).and_then(Value::as_bool) {
+            Some(true) => Answered::ToolError { text },
+            _ => Answered::Accepted { text },
+        }
     }
 
-    /// One word for a timeline: `accepted`, `asked again`, the failed check's id, or the code.
+    /// One word for a timeline: `accepted`, `asked-again`, `tool-error`, the failed check's
+    /// id, or the code.
     pub fn word(&self) -> String {
         match self {
             Answered::Accepted { .. } => "accepted".into(),
             Answered::AskedAgain => "asked-again".into(),
+            Answered::ToolError { .. } => "tool-error".into(),
             Answered::Refused { check: Some(check), .. } => check.clone(),
             Answered::Refused { code, .. } => code.to_string(),
             Answered::NoResponse => "no-response".into(),

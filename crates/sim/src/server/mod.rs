@@ -201,6 +201,17 @@ impl Server {
                 None,
             ));
         }
+        if method == "initialize" {
+            // The handshake of 2025-11-25 and earlier: a modern-only server names the versions it
+            // speaks in its error (versioning page), the one diagnostic a legacy client can show.
+            let requested = params.get("protocolVersion").and_then(Value::as_str).unwrap_or("");
+            let message = format!(
+                "Unsupported protocol version: {}; this server speaks only {PROTOCOL_VERSION}, which has no initialize",
+                if requested.is_empty() { "none named" } else { requested }
+            );
+            let data = json!({"supported": [PROTOCOL_VERSION], "requested": requested});
+            return Handled::reply(jsonrpc::error(id, UNSUPPORTED_VERSION, &message, Some(data)));
+        }
         if !matches!(
             method,
             "server/discover"
@@ -372,6 +383,13 @@ impl Server {
         }
         handled.response = Some(match step {
             Step::Done(result) => jsonrpc::result(id, self.complete(result)),
+            // A tool's arguments that fail its own checks are a tool execution error, a result
+            // a model can read and correct (the tools page); a prompt's are a protocol error.
+            Step::Invalid(message) if method == "tools/call" => {
+                let mut result = tools::text(message);
+                result["isError"] = true.into();
+                jsonrpc::result(id, self.complete(result))
+            }
             Step::Invalid(message) => jsonrpc::error(id, INVALID_PARAMS, &message, None),
             Step::Asked => self.input_required(id, method, params, round, ctx),
         });
@@ -431,4 +449,41 @@ impl Server {
 
 fn server_meta() -> Value {
     json!({META_SERVER_INFO: {"name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION")}})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::LAB_KEY;
+    use mrtr_ticket::SplitMix64;
+
+    fn answer(line: &str) -> Value {
+        let server = Server::new(Key::new(LAB_KEY).expect("32 bytes"), ServerConfig::default());
+        let (mut ledger, mut nonces, mut store) = (Ledger::default(), SplitMix64::new(1), StateStore::default());
+        let mut ctx = Ctx {
+            principal: "bob",
+            now_ms: 0,
+            replica: "A",
+            record: None,
+            ledger: &mut ledger,
+            nonces: &mut nonces,
+            store: &mut store,
+        };
+        server.handle_line(line, &mut ctx).response.expect("a response")
+    }
+
+    #[test]
+    fn a_legacy_initialize_hears_which_versions_this_server_speaks() {
+        let reply =
+            answer(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#);
+        assert_eq!(reply["error"]["code"], UNSUPPORTED_VERSION);
+        assert_eq!(reply["error"]["data"], json!({"supported": ["2026-07-28"], "requested": "2025-11-25"}));
+    }
+
+    #[test]
+    fn a_parse_error_has_no_id_as_the_schema_and_the_transports_say() {
+        let reply = answer("{");
+        assert_eq!(reply["error"]["code"], PARSE_ERROR);
+        assert!(reply.get("id").is_none());
+    }
 }

@@ -44,11 +44,7 @@ pub const CONNECT_CALENDAR: Tool = Tool {
 };
 
 fn connect_calendar(_: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
-    let ask = Ask::url(
-        "Sign in to your calendar to connect it.",
-        "https://calendar.example/connect?flow=lab",
-        "calendar-connect",
-    );
+    let ask = Ask::url("Sign in to your calendar to connect it.", "https://calendar.example/connect?flow=lab");
     match round.answer("sign-in", &[ask]) {
         None => Step::Asked,
         Some(Answer::Accept(_)) => {
