@@ -137,7 +137,7 @@ fn modern(world: &mut World, kill_a: bool) -> (String, usize) {
 /// and how it ended.
 fn legacy(world: &mut World, twist: Twist) -> (usize, String) {
     let lane_a = Replica::A.actor();
-    let Some(tool) = tools::tool(TOOL) else {
+    let Some(tool) = tools::ToolSet::Lab.tool(TOOL) else {
         return (0, "no such tool".into());
     };
     let args = Map::from_iter([("amount".to_owned(), Value::from(250))]);

@@ -13,7 +13,7 @@ use crate::jsonrpc::{
 use crate::ledger::Ledger;
 use crate::protocol::{Envelope, META_SERVER_INFO, PROTOCOL_VERSION};
 use crate::round::Round;
-use crate::tools::{self, prompts, resources, Effects, Step};
+use crate::tools::{self, prompts, resources, Effects, Step, ToolSet};
 use mrtr_ticket::{Codec, Expect, Key, Mint, Mode, NonceSource, ReplayRecord, Report, RequestDigest};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -63,11 +63,14 @@ pub struct ServerConfig {
     pub ttl_ms: u64,
     /// Where the work between rounds is kept.
     pub state: StateMode,
+    /// Which tools and prompts it offers.
+    #[serde(default)]
+    pub tools: ToolSet,
 }
 
 impl Default for ServerConfig {
     fn default() -> Self {
-        ServerConfig { mode: Mode::Signed, ttl_ms: 120_000, state: StateMode::InTicket }
+        ServerConfig { mode: Mode::Signed, ttl_ms: 120_000, state: StateMode::InTicket, tools: ToolSet::Lab }
     }
 }
 
@@ -253,14 +256,11 @@ impl Server {
                 "cacheScope": "public",
             })))),
             "tools/list" => {
-                let tools: Vec<Value> = tools::TOOLS.iter().map(tools::Tool::to_value).collect();
+                let tools: Vec<Value> = self.config.tools.tools().iter().map(tools::Tool::to_value).collect();
                 Handled::reply(jsonrpc::result(id, self.complete(json!({"tools": tools, "ttlMs": 0, "cacheScope": "public"}))))
             }
             "prompts/list" => {
-                let prompts: Vec<Value> = prompts::PROMPTS
-                    .iter()
-                    .map(|p| json!({"name": p.name, "description": p.description, "arguments": [{"name": "version", "required": false}]}))
-                    .collect();
+                let prompts: Vec<Value> = self.config.tools.prompts().iter().map(prompts::Prompt::to_value).collect();
                 Handled::reply(jsonrpc::result(id, self.complete(json!({"prompts": prompts, "ttlMs": 0, "cacheScope": "public"}))))
             }
             "resources/list" => Handled::reply(jsonrpc::result(
@@ -352,11 +352,11 @@ impl Server {
         let mut round = Round::new(saved.as_ref(), answers, envelope.capabilities);
         let mut fx = Effects { ledger: ctx.ledger, replica: ctx.replica, now_ms: ctx.now_ms, tool: target };
         let step = match method {
-            "tools/call" => match tools::tool(target) {
+            "tools/call" => match self.config.tools.tool(target) {
                 Some(tool) => (tool.run)(args, &mut round, &mut fx),
                 None => return fail(format!("Unknown tool: {target}")),
             },
-            "prompts/get" => match prompts::prompt(target) {
+            "prompts/get" => match self.config.tools.prompt(target) {
                 Some(prompt) => (prompt.run)(args, &mut round),
                 None => return fail(format!("Unknown prompt: {target}")),
             },

@@ -3,6 +3,7 @@
 //! A body takes its arguments, the [`Round`] and the [`Effects`] it may cause, and returns a
 //! [`Step`]. It runs again from the top in every round.
 
+pub mod conformance;
 mod deploy;
 mod greedy;
 mod inputs;
@@ -13,6 +14,7 @@ mod seat;
 
 use crate::ledger::{Entry, Ledger};
 use crate::round::Round;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use serde_json::{Map, Value};
 
@@ -71,7 +73,59 @@ impl Tool {
     }
 }
 
-/// Every tool, in the order `tools/list` gives them.
+/// Which tools and prompts a server offers.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum ToolSet {
+    /// The lab's: deploy, expenses, tickets, vouchers, seats, … (and its prompt).
+    #[default]
+    Lab,
+    /// The official conformance suite's fixtures ([`conformance`]).
+    Conformance,
+}
+
+impl ToolSet {
+    /// Its tools, in the order `tools/list` gives them.
+    pub fn tools(self) -> &'static [Tool] {
+        match self {
+            ToolSet::Lab => TOOLS,
+            ToolSet::Conformance => conformance::TOOLS,
+        }
+    }
+
+    /// Its prompts, in the order `prompts/list` gives them.
+    pub fn prompts(self) -> &'static [prompts::Prompt] {
+        match self {
+            ToolSet::Lab => prompts::PROMPTS,
+            ToolSet::Conformance => conformance::PROMPTS,
+        }
+    }
+
+    /// The tool of this name.
+    pub fn tool(self, name: &str) -> Option<&'static Tool> {
+        self.tools().iter().find(|t| t.name == name)
+    }
+
+    /// The prompt of this name.
+    pub fn prompt(self, name: &str) -> Option<&'static prompts::Prompt> {
+        self.prompts().iter().find(|p| p.name == name)
+    }
+}
+
+/// The lab's tools, in the order `tools/list` gives them.
 pub const TOOLS: &[Tool] = &[
     deploy::DEPLOY,
     money::SUBMIT_EXPENSE,
@@ -85,11 +139,6 @@ pub const TOOLS: &[Tool] = &[
     inputs::CONNECT_CALENDAR,
     inputs::SCAN_WORKSPACE,
 ];
-
-/// Finds a tool by name.
-pub fn tool(name: &str) -> Option<&'static Tool> {
-    TOOLS.iter().find(|t| t.name == name)
-}
 
 /// A plain text result.
 pub fn text(text: impl Into<String>) -> Value {

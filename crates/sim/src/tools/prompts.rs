@@ -13,21 +13,28 @@ pub struct Prompt {
     pub name: &'static str,
     /// What it is for.
     pub description: &'static str,
+    /// Its arguments, all optional.
+    pub arguments: &'static [&'static str],
     /// Its body.
     pub run: fn(&Map<String, Value>, &mut Round<'_>) -> Step,
 }
 
-/// Every prompt.
+impl Prompt {
+    /// The prompt as `prompts/list` shows it.
+    pub fn to_value(&self) -> Value {
+        let arguments: Vec<Value> =
+            self.arguments.iter().map(|name| json!({"name": name, "required": false})).collect();
+        json!({"name": self.name, "description": self.description, "arguments": arguments})
+    }
+}
+
+/// The lab's prompts.
 pub const PROMPTS: &[Prompt] = &[Prompt {
     name: "release_notes",
     description: "Writes release notes for an audience the person chooses.",
+    arguments: &["version"],
     run: release_notes,
 }];
-
-/// Finds a prompt by name.
-pub fn prompt(name: &str) -> Option<&'static Prompt> {
-    PROMPTS.iter().find(|p| p.name == name)
-}
 
 fn release_notes(args: &Map<String, Value>, round: &mut Round<'_>) -> Step {
     let version = args.get("version").and_then(Value::as_str).unwrap_or("the next release");
