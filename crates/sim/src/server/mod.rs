@@ -205,15 +205,16 @@ impl Server {
             ));
         }
         if method == "initialize" {
-            // The handshake of 2025-11-25 and earlier: a modern-only server names the versions it
-            // speaks in its error (versioning page), the one diagnostic a legacy client can show.
+            // The handshake of 2025-11-25 and earlier is a method this revision does not have
+            // (-32601, 404 on HTTP, as the transports page and the conformance suite want),
+            // and a modern-only server names the versions it speaks in that error (the
+            // versioning page): the one diagnostic a legacy client can show.
             let requested = params.get("protocolVersion").and_then(Value::as_str).unwrap_or("");
             let message = format!(
-                "Unsupported protocol version: {}; this server speaks only {PROTOCOL_VERSION}, which has no initialize",
-                if requested.is_empty() { "none named" } else { requested }
+                "Method not found: initialize is the handshake of 2025-11-25 and earlier; this server speaks only {PROTOCOL_VERSION}"
             );
             let data = json!({"supported": [PROTOCOL_VERSION], "requested": requested});
-            return Handled::reply(jsonrpc::error(id, UNSUPPORTED_VERSION, &message, Some(data)));
+            return Handled::reply(jsonrpc::error(id, METHOD_NOT_FOUND, &message, Some(data)));
         }
         if !matches!(
             method,
