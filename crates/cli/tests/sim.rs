@@ -1,10 +1,9 @@
-//! The command-line runner: raw lines for every scenario, clear errors with exit code 2.
-#![cfg(not(target_arch = "wasm32"))]
+//! `mrtr sim`: raw lines for every scenario, clear errors with exit code 2.
 
 use std::process::Command;
 
 fn runner(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mrtr-sim")).args(args).output().expect("runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_mrtr")).arg("sim").args(args).output().expect("runs");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into(),

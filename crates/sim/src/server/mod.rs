@@ -477,7 +477,7 @@ mod tests {
     fn a_legacy_initialize_hears_which_versions_this_server_speaks() {
         let reply =
             answer(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#);
-        assert_eq!(reply["error"]["code"], UNSUPPORTED_VERSION);
+        assert_eq!(reply["error"]["code"], METHOD_NOT_FOUND);
         assert_eq!(reply["error"]["data"], json!({"supported": ["2026-07-28"], "requested": "2025-11-25"}));
     }
 
