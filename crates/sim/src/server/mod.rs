@@ -295,7 +295,10 @@ impl Server {
             Some(_) => return fail("Invalid params: \"inputResponses\" must be an object".into()),
         };
         let mut handled = Handled::default();
+        let bare_answers_read =
+            method == "tools/call" && self.config.tools.tool(target).is_some_and(|tool| tool.answers_without_ticket);
         let saved = match params.get("requestState") {
+            None if bare_answers_read => None,
             None => {
                 if !answers.is_empty() {
                     handled.notes.push(
@@ -349,7 +352,7 @@ impl Server {
                 return handled;
             }
         };
-        let answers = if saved.is_some() { answers } else { &empty };
+        let answers = if saved.is_some() || bare_answers_read { answers } else { &empty };
         let mut round = Round::new(saved.as_ref(), answers, envelope.capabilities);
         let mut fx = Effects { ledger: ctx.ledger, replica: ctx.replica, now_ms: ctx.now_ms, tool: target };
         let step = match method {

@@ -36,17 +36,30 @@ fn said(answer: &Answer) -> String {
 
 macro_rules! fixture {
     ($name:literal, $title:literal, $description:literal, $run:ident) => {
-        Tool { name: $name, title: $title, description: $description, schema: no_arguments, run: $run }
+        fixture!($name, $title, $description, $run, false)
+    };
+    ($name:literal, $title:literal, $description:literal, $run:ident, $bare:literal) => {
+        Tool {
+            name: $name,
+            title: $title,
+            description: $description,
+            schema: no_arguments,
+            run: $run,
+            answers_without_ticket: $bare,
+        }
     };
 }
 
 /// The suite's tools, in the order `tools/list` gives them.
 pub const TOOLS: &[Tool] = &[
+    // A greeting: a name that comes without a ticket is taken as it is (the suite's
+    // ignore-extra-params scenario sends one that way).
     fixture!(
         "test_input_required_result_elicitation",
         "Elicitation",
         "Asks for the person's name (elicitation/create, key user_name), then greets them.",
-        elicitation
+        elicitation,
+        true
     ),
     fixture!(
         "test_input_required_result_sampling",

@@ -11,6 +11,7 @@ pub const DEPLOY: Tool = Tool {
     description: "Deploys to an environment after the person confirms. The ticket binds the confirmation to this exact environment.",
     schema: || json!({"type": "object", "properties": {"env": {"type": "string", "enum": ["staging", "prod"]}}, "required": ["env"]}),
     run,
+    answers_without_ticket: false,
 };
 
 fn run(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {

@@ -15,6 +15,7 @@ pub const GREEDY: Tool = Tool {
     description: "Asks again after every answer, 50 rounds by default. A client must set a round limit.",
     schema: || json!({"type": "object", "properties": {"rounds": {"type": "integer", "minimum": 1, "maximum": 1000}}}),
     run,
+    answers_without_ticket: false,
 };
 
 fn run(args: &Map<String, Value>, round: &mut Round<'_>, _: &mut Effects<'_>) -> Step {

@@ -12,6 +12,7 @@ pub const NAME_RELEASE: Tool = Tool {
     description: "Asks the person for a name (form), or the host's model when the client only declared sampling.",
     schema: || json!({"type": "object", "properties": {"version": {"type": "string"}}, "required": ["version"]}),
     run: name_release,
+    answers_without_ticket: false,
 };
 
 fn name_release(args: &Map<String, Value>, round: &mut Round<'_>, _: &mut Effects<'_>) -> Step {
@@ -41,6 +42,7 @@ pub const CONNECT_CALENDAR: Tool = Tool {
         "Sends the person to a sign-in page (URL-mode elicitation): the password never passes through the client.",
     schema: || json!({"type": "object", "properties": {}}),
     run: connect_calendar,
+    answers_without_ticket: false,
 };
 
 fn connect_calendar(_: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
@@ -61,6 +63,7 @@ pub const SCAN_WORKSPACE: Tool = Tool {
     description: "Asks the client for its roots (roots/list, deprecated in 2026-07-28) and reports them.",
     schema: || json!({"type": "object", "properties": {}}),
     run: scan_workspace,
+    answers_without_ticket: false,
 };
 
 fn scan_workspace(_: &Map<String, Value>, round: &mut Round<'_>, _: &mut Effects<'_>) -> Step {

@@ -64,6 +64,10 @@ pub struct Tool {
     pub schema: fn() -> Value,
     /// Its body.
     pub run: fn(&Map<String, Value>, &mut Round<'_>, &mut Effects<'_>) -> Step,
+    /// Whether it reads answers that come without a ticket, as a server that asks without
+    /// keeping any state must. Only where a forged answer can do no harm (a greeting); the
+    /// lab's tools ignore such answers and ask themselves.
+    pub answers_without_ticket: bool,
 }
 
 impl Tool {

@@ -34,6 +34,7 @@ pub const SUBMIT_EXPENSE: Tool = Tool {
     description: "Submits an expense; above 100.00 the person confirms first.",
     schema: amount_schema,
     run: submit_expense,
+    answers_without_ticket: false,
 };
 
 fn submit_expense(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
@@ -70,6 +71,7 @@ pub const CHARGE_BAD: Tool = Tool {
     description: "Charges, then asks. The body runs again on the retry, so it charges twice: the wrong shape.",
     schema: amount_schema,
     run: charge_bad,
+    answers_without_ticket: false,
 };
 
 fn charge_bad(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
@@ -91,6 +93,7 @@ pub const CHARGE_GOOD: Tool = Tool {
     description: "Asks, then charges once with the answer in hand: the right shape.",
     schema: amount_schema,
     run: charge_good,
+    answers_without_ticket: false,
 };
 
 fn charge_good(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
@@ -114,6 +117,7 @@ pub const BUY_TICKET: Tool = Tool {
     description: "Quotes a price once, carries it in the ticket, and charges that price after the person agrees.",
     schema: || json!({"type": "object", "properties": {"quantity": {"type": "integer", "minimum": 1, "maximum": 10}}, "required": ["quantity"]}),
     run: buy_ticket,
+    answers_without_ticket: false,
 };
 
 fn buy_ticket(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {
@@ -147,6 +151,7 @@ pub const REDEEM_VOUCHER: Tool = Tool {
         "Redeems a one-time voucher after the person confirms. Only a server-side record makes the ticket single-use.",
     schema: || json!({"type": "object", "properties": {"code": {"type": "string"}}, "required": ["code"]}),
     run: redeem_voucher,
+    answers_without_ticket: false,
 };
 
 fn redeem_voucher(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {

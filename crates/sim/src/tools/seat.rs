@@ -20,6 +20,7 @@ pub const BOOK_SEAT: Tool = Tool {
         "Two questions, two rounds: which seat, then whether to pay for it. The second ticket carries the seat.",
     schema: || json!({"type": "object", "properties": {"flight": {"type": "string"}}, "required": ["flight"]}),
     run,
+    answers_without_ticket: false,
 };
 
 fn run(args: &Map<String, Value>, round: &mut Round<'_>, fx: &mut Effects<'_>) -> Step {

@@ -1,0 +1,164 @@
+//! How `mrtr call` reaches a server: Streamable HTTP (one POST per request, the request
+//! metadata headers set, replicas taking turns) or stdio (a server process it starts, one
+//! line each way).
+
+use base64::Engine;
+use serde_json::Value;
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, ChildStdin, ChildStdout};
+
+/// How long the client waits for one response.
+const RESPONSE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A server process and the two ends of its stdio.
+pub struct Piped {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: Lines<BufReader<ChildStdout>>,
+}
+
+/// A connection to the server.
+pub enum Transport {
+    /// HTTP to one URL, or to several in turn.
+    Http { client: reqwest::Client, urls: Vec<String>, next: usize, token: Option<String> },
+    /// A child process's stdin and stdout.
+    Stdio(Box<Piped>),
+}
+
+impl Transport {
+    /// HTTP to `urls`, taking turns.
+    pub fn http(urls: Vec<String>, token: Option<String>) -> Result<Transport, String> {
+        let client = reqwest::Client::builder().timeout(RESPONSE_TIMEOUT).build().map_err(|e| e.to_string())?;
+        Ok(Transport::Http { client, urls, next: 0, token })
+    }
+
+    /// Starts `command` (a program and its arguments) and talks to it on stdio; its stderr
+    /// goes to this process's.
+    pub fn stdio(command: &[String]) -> Result<Transport, String> {
+        let (program, args) = command.split_first().ok_or("-- needs a command to start")?;
+        let mut child = tokio::process::Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| format!("cannot start {program}: {e}"))?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().ok_or("the server's stdout is not a pipe")?;
+        Ok(Transport::Stdio(Box::new(Piped { child, stdin, stdout: BufReader::new(stdout).lines() })))
+    }
+
+    /// Where the next request goes, for the printed lines.
+    pub fn name(&self) -> String {
+        match self {
+            Transport::Http { urls, next, .. } if urls.len() > 1 => {
+                urls.get(next.checked_sub(1).unwrap_or(urls.len() - 1) % urls.len()).cloned().unwrap_or_default()
+            }
+            Transport::Http { urls, .. } => urls.first().cloned().unwrap_or_default(),
+            Transport::Stdio(_) => "stdio".into(),
+        }
+    }
+
+    /// Sends one request and returns its response.
+    pub async fn send(&mut self, message: &Value) -> Result<Value, String> {
+        match self {
+            Transport::Http { client, urls, next, token } => {
+                let url = urls[*next % urls.len()].clone();
+                *next += 1;
+                post(client, &url, token.as_deref(), message).await
+            }
+            Transport::Stdio(piped) => {
+                let Piped { stdin, stdout, .. } = &mut **piped;
+                let stdin = stdin.as_mut().ok_or("the server's stdin is closed")?;
+                stdin.write_all(format!("{message}\n").as_bytes()).await.map_err(|e| format!("stdio: {e}"))?;
+                stdin.flush().await.map_err(|e| format!("stdio: {e}"))?;
+                let id = &message["id"];
+                loop {
+                    let line = tokio::time::timeout(RESPONSE_TIMEOUT, stdout.next_line())
+                        .await
+                        .map_err(|_| "stdio: no response in time".to_owned())?
+                        .map_err(|e| format!("stdio: {e}"))?
+                        .ok_or("stdio: the server closed its stdout")?;
+                    // Anything but the response to this request (a notification) is passed over.
+                    match serde_json::from_str::<Value>(&line) {
+                        Ok(response) if response.get("id") == Some(id) || response.get("id").is_none() => {
+                            return Ok(response);
+                        }
+                        Ok(_) => {}
+                        Err(e) => return Err(format!("stdio: the server wrote a line that is not JSON ({e})")),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Closes stdin and waits for a stdio server to exit (it must, when its stdin closes).
+    pub async fn close(&mut self) {
+        if let Transport::Stdio(piped) = self {
+            let Piped { child, stdin, .. } = &mut **piped;
+            drop(stdin.take());
+            if tokio::time::timeout(Duration::from_secs(5), child.wait()).await.is_err() {
+                let _ = child.kill().await;
+            }
+        }
+    }
+}
+
+/// A header value as the transports page writes it: as it is when it is plain visible ASCII,
+/// else `=?base64?…?=`.
+fn header_value(text: &str) -> String {
+    let plain = text.bytes().all(|b| (0x20..0x7f).contains(&b))
+        && text.trim() == text
+        && !(text.starts_with("=?base64?") && text.ends_with("?="));
+    if plain {
+        text.to_owned()
+    } else {
+        format!("=?base64?{}?=", base64::engine::general_purpose::STANDARD.encode(text))
+    }
+}
+
+async fn post(client: &reqwest::Client, url: &str, token: Option<&str>, message: &Value) -> Result<Value, String> {
+    let method = message["method"].as_str().unwrap_or_default();
+    let version = message.pointer("/params/_meta").and_then(|m| m.get(mrtr_sim::protocol::META_VERSION));
+    let mut request = client
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", version.and_then(Value::as_str).unwrap_or_default())
+        .header("mcp-method", header_value(method));
+    let name = match method {
+        "tools/call" | "prompts/get" => message.pointer("/params/name"),
+        "resources/read" => message.pointer("/params/uri"),
+        _ => None,
+    };
+    if let Some(name) = name.and_then(Value::as_str) {
+        request = request.header("mcp-name", header_value(name));
+    }
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.body(message.to_string()).send().await.map_err(|e| format!("{url}: {e}"))?;
+    let status = response.status();
+    let kind = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+    let body = response.text().await.map_err(|e| format!("{url}: {e}"))?;
+    if kind.starts_with("text/event-stream") {
+        return Err(format!("{url}: HTTP {status} with an event stream, which this client does not read"));
+    }
+    serde_json::from_str(&body).map_err(|_| format!("{url}: HTTP {status}, and the body is not JSON: {}", body.trim()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_values_are_plain_or_base64() {
+        assert_eq!(header_value("deploy"), "deploy");
+        assert_eq!(header_value("déploy"), "=?base64?ZMOpcGxveQ==?=");
+        assert_eq!(header_value(" padded"), "=?base64?IHBhZGRlZA==?=");
+        assert_eq!(header_value("=?base64?x?="), "=?base64?PT9iYXNlNjQ/eD89?=");
+    }
+}

@@ -1,0 +1,295 @@
+//! The Streamable HTTP transport of 2026-07-28, stateless: one endpoint, `POST /mcp`, one
+//! JSON-RPC request per POST answered with one JSON object; no sessions and no GET stream
+//! (GET and DELETE get 405). Before the body reaches the server core, the transport checks
+//! what the transports page asks of it:
+//!
+//! - `Origin`, when present, must be an allowed origin (403);
+//! - `Content-Type` must be `application/json` (415); a body over 1 MiB gets 413;
+//! - `MCP-Protocol-Version`, `Mcp-Method` and, for `tools/call`, `prompts/get` and
+//!   `resources/read`, `Mcp-Name` must be there and match the body (400, `HeaderMismatch`);
+//! - `Authorization: Bearer <token>` names the principal (an unknown token gets 401).
+//!
+//! A notification gets 202 with no body; an unknown method 404 with -32601; an unsupported
+//! version, a missing capability or a malformed request 400; every other answer 200. A
+//! client that sends its headers too slowly is cut off.
+
+use crate::log;
+use crate::service::Service;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::Router;
+use base64::Engine;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use mrtr_sim::jsonrpc::{self, HEADER_MISMATCH, INVALID_REQUEST, PARSE_ERROR};
+use mrtr_sim::protocol::META_VERSION;
+use mrtr_sim::server::Incoming;
+use serde_json::Value;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tower::ServiceExt as _;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+
+/// The largest body the endpoint reads.
+pub const MAX_BODY: usize = 1 << 20;
+/// How long a client may take to send its request's headers.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long one request may take in all.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How the endpoint is set up.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    /// Origins a browser page may call from, beside loopback ones (`http://localhost:*`,
+    /// `http://127.0.0.1:*`, `http://[::1]:*`), which are always allowed.
+    pub origins: Vec<String>,
+    /// Print nothing per request.
+    pub quiet: bool,
+}
+
+struct Endpoint {
+    service: Arc<Service>,
+    options: HttpOptions,
+}
+
+/// The router: `POST /mcp`, with the body limit, the request timeout and CORS.
+pub fn router(service: Arc<Service>, options: HttpOptions) -> Router {
+    let endpoint = Arc::new(Endpoint { service, options: options.clone() });
+    let cors = CorsLayer::new()
+        .allow_origin(AllowOrigin::predicate(move |origin, _| allowed(origin, &options.origins)))
+        .allow_methods([Method::POST])
+        .allow_headers([
+            header::CONTENT_TYPE,
+            header::AUTHORIZATION,
+            header::ACCEPT,
+            "mcp-protocol-version".parse().unwrap_or(header::ACCEPT),
+            "mcp-method".parse().unwrap_or(header::ACCEPT),
+            "mcp-name".parse().unwrap_or(header::ACCEPT),
+        ]);
+    Router::new()
+        .route("/mcp", post(mcp))
+        .with_state(endpoint)
+        .layer(cors)
+        .layer(RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
+}
+
+/// Serves `router` on `addr` until the process is stopped, cutting off a client that takes
+/// longer than [`HEADER_TIMEOUT`] to send its headers.
+pub async fn serve(addr: SocketAddr, router: Router) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    serve_on(listener, router).await
+}
+
+/// [`serve`] on a listener already bound (a test binds port 0 and reads the port).
+pub async fn serve_on(listener: tokio::net::TcpListener, router: Router) -> std::io::Result<()> {
+    loop {
+        let (socket, _) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            // Out of file descriptors, say: wait a moment and keep serving.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let router = router.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |request| router.clone().oneshot(request));
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .serve_connection(TokioIo::new(socket), service)
+                .await;
+        });
+    }
+}
+
+/// A loopback origin, or one of `extra`.
+fn allowed(origin: &HeaderValue, extra: &[String]) -> bool {
+    let Ok(origin) = origin.to_str() else { return false };
+    if extra.iter().any(|allowed| allowed == origin) {
+        return true;
+    }
+    let Some(rest) = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://")) else {
+        return false;
+    };
+    let host = match rest.rsplit_once(':') {
+        Some((host, port)) if !host.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => host,
+        _ => rest,
+    };
+    matches!(host, "localhost" | "127.0.0.1" | "[::1]")
+}
+
+/// A JSON-RPC error as an HTTP response.
+fn refuse(status: StatusCode, id: Value, code: i64, message: &str) -> Response {
+    json_response(status, jsonrpc::error(id, code, message, None).to_string())
+}
+
+fn json_response(status: StatusCode, body: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// The HTTP status for an answer: what the transports page gives each error.
+fn status_of(response: &Value) -> StatusCode {
+    match jsonrpc::error_code(response) {
+        Some(-32601) => StatusCode::NOT_FOUND,
+        Some(-32700 | -32600 | -32020 | -32021 | -32022) => StatusCode::BAD_REQUEST,
+        _ => StatusCode::OK,
+    }
+}
+
+/// A header's value, decoded from the `=?base64?…?=` form where it uses it.
+fn header_text(headers: &HeaderMap, name: &str) -> Result<Option<String>, String> {
+    let Some(value) = headers.get(name) else { return Ok(None) };
+    let text = value.to_str().map_err(|_| format!("the {name} header holds characters a header may not"))?;
+    match text.strip_prefix("=?base64?").and_then(|t| t.strip_suffix("?=")) {
+        Some(encoded) => base64::engine::general_purpose::STANDARD
+            .decode(encoded)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .map(Some)
+            .ok_or_else(|| format!("the {name} header's base64 value does not decode to text")),
+        None => Ok(Some(text.to_owned())),
+    }
+}
+
+/// Checks the request metadata headers against the body (Server Validation).
+fn check_headers(headers: &HeaderMap, message: &Value) -> Result<(), String> {
+    let version = header_text(headers, "mcp-protocol-version")?.ok_or("the MCP-Protocol-Version header is missing")?;
+    let body_version = message.pointer("/params/_meta").and_then(|m| m.get(META_VERSION)).and_then(Value::as_str);
+    if body_version != Some(version.as_str()) {
+        return Err(format!(
+            "MCP-Protocol-Version header value '{version}' does not match body value '{}'",
+            body_version.unwrap_or("(none)")
+        ));
+    }
+    let method = message.get("method").and_then(Value::as_str).unwrap_or_default();
+    let header_method = header_text(headers, "mcp-method")?.ok_or("the Mcp-Method header is missing")?;
+    if header_method != method {
+        return Err(format!("Mcp-Method header value '{header_method}' does not match body value '{method}'"));
+    }
+    let name_member = match method {
+        "tools/call" | "prompts/get" => "name",
+        "resources/read" => "uri",
+        _ => return Ok(()),
+    };
+    let body_name = message.get("params").and_then(|p| p.get(name_member)).and_then(Value::as_str);
+    let name = header_text(headers, "mcp-name")?.ok_or("the Mcp-Name header is missing")?;
+    if body_name != Some(name.as_str()) {
+        return Err(format!(
+            "Mcp-Name header value '{name}' does not match body value '{}'",
+            body_name.unwrap_or("(none)")
+        ));
+    }
+    Ok(())
+}
+
+async fn mcp(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: Bytes) -> Response {
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        if !allowed(origin, &endpoint.options.origins) {
+            let shown = origin.to_str().unwrap_or("(not text)");
+            return refuse(
+                StatusCode::FORBIDDEN,
+                Value::Null,
+                INVALID_REQUEST,
+                &format!("Forbidden: origin {shown} may not call this server"),
+            );
+        }
+    }
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        let message = "Unsupported Media Type: the body must be application/json";
+        return refuse(StatusCode::UNSUPPORTED_MEDIA_TYPE, Value::Null, INVALID_REQUEST, message);
+    }
+    let Ok(line) = std::str::from_utf8(&body) else {
+        return refuse(StatusCode::BAD_REQUEST, Value::Null, PARSE_ERROR, "Parse error: the body is not UTF-8 text");
+    };
+    let message = match serde_json::from_str::<Value>(line) {
+        Ok(message) => message,
+        Err(e) => return refuse(StatusCode::BAD_REQUEST, Value::Null, PARSE_ERROR, &format!("Parse error: {e}")),
+    };
+    let id =
+        message.get("id").cloned().filter(|id| id.is_string() || id.is_i64() || id.is_u64()).unwrap_or(Value::Null);
+    let is_request = message.get("method").is_some_and(Value::is_string);
+    if is_request && !id.is_null() {
+        if let Err(why) = check_headers(&headers, &message) {
+            return refuse(StatusCode::BAD_REQUEST, id, HEADER_MISMATCH, &format!("Header mismatch: {why}"));
+        }
+    }
+    let bearer = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).map(|v| v.trim());
+    let bearer = match bearer {
+        None => None,
+        Some(value) => match value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer ")) {
+            Some(token) => Some(token.trim().to_owned()),
+            None => {
+                let message = "Unauthorized: the Authorization header must be 'Bearer <token>'";
+                return refuse(StatusCode::UNAUTHORIZED, id, INVALID_REQUEST, message);
+            }
+        },
+    };
+    let Ok(principal) = endpoint.service.principal(bearer.as_deref()) else {
+        return refuse(
+            StatusCode::UNAUTHORIZED,
+            id,
+            INVALID_REQUEST,
+            "Unauthorized: this server does not know that bearer token",
+        );
+    };
+    let (service, quiet, line) = (endpoint.service.clone(), endpoint.options.quiet, line.to_owned());
+    let answered = tokio::task::spawn_blocking(move || {
+        let incoming = Incoming { line: &line, message: Some(Ok(message)) };
+        let exchange = service.answer(&incoming, &principal);
+        if !quiet {
+            log::exchange(&mut std::io::stderr().lock(), service.replica(), &line, &exchange);
+        }
+        exchange
+    })
+    .await;
+    match answered {
+        Ok(exchange) => match exchange.handled.response {
+            Some(response) => json_response(status_of(&response), response.to_string()),
+            None if is_request => StatusCode::NO_CONTENT.into_response(),
+            // A notification, or a response a client should not send: accepted, no body.
+            None => StatusCode::ACCEPTED.into_response(),
+        },
+        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, id, jsonrpc::INTERNAL_ERROR, "Internal error"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_origins_and_the_listed_ones_are_allowed() {
+        let extra = vec!["https://lab.example".to_owned()];
+        for (origin, ok) in [
+            ("http://localhost:8080", true),
+            ("http://127.0.0.1:3077", true),
+            ("http://[::1]:9", true),
+            ("http://localhost", true),
+            ("https://lab.example", true),
+            ("https://evil.example", false),
+            ("http://localhost.evil.example", false),
+            ("null", false),
+        ] {
+            assert_eq!(allowed(&HeaderValue::from_static(origin), &extra), ok, "{origin}");
+        }
+    }
+
+    #[test]
+    fn a_name_header_may_be_base64() {
+        let mut headers = HeaderMap::new();
+        headers.insert("mcp-name", HeaderValue::from_static("=?base64?ZMOpcGxveQ==?="));
+        assert_eq!(header_text(&headers, "mcp-name"), Ok(Some("déploy".to_owned())));
+    }
+}

@@ -1,0 +1,27 @@
+//! # mrtr: the lab's server core and client for real
+//!
+//! `mrtr sim` runs the simulation's scenarios and prints their raw lines; `mrtr serve` serves
+//! the same server core over stdio or Streamable HTTP, with the same checks, a real clock, a
+//! key of its own and a record of used tickets that replicas can share in Redis; `mrtr call`
+//! is the honest client against any MCP 2026-07-28 server.
+//!
+//! ```no_run
+//! use mrtr::record::{Record, RecordSpec};
+//! use mrtr::service::Service;
+//! use mrtr_sim::server::{Incoming, Server, ServerConfig};
+//! use mrtr_ticket::Key;
+//!
+//! let server = Server::new(Key::new([7u8; 32]).unwrap(), ServerConfig::default());
+//! let service = Service::new(server, Default::default(), Record::open(&RecordSpec::Memory).unwrap(), "A".into());
+//! let exchange = service.answer(&Incoming::read(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), "bob");
+//! assert!(exchange.response.unwrap().contains("-32601"));
+//! ```
+
+pub mod call;
+pub mod http;
+pub mod log;
+pub mod record;
+pub mod serve;
+pub mod service;
+pub mod sim;
+pub mod stdio;

@@ -1,0 +1,39 @@
+//! The `mrtr` command: `mrtr sim`, `mrtr serve`, `mrtr call`.
+
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser, Subcommand};
+use mrtr::{call, serve, sim};
+use std::process::ExitCode;
+
+/// The lab's multi round-trip requests, for real: simulate, serve, call.
+#[derive(Debug, Parser)]
+#[command(name = "mrtr", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run a scenario of the simulated cluster and print its raw JSON-RPC lines.
+    Sim(sim::SimArgs),
+    /// Serve the lab's server core over stdio or Streamable HTTP.
+    Serve(serve::ServeArgs),
+    /// Call a tool as an honest MCP client, answering every round.
+    Call(call::CallArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Sim(args) => sim::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Serve(args) => runtime().and_then(|rt| rt.block_on(serve::run(args))).map(|()| ExitCode::SUCCESS),
+        Command::Call(args) => runtime().and_then(|rt| rt.block_on(call::run(args))),
+    };
+    // Said the way clap says a bad argument: the sentence, then exit code 2.
+    outcome.unwrap_or_else(|why| Cli::command().error(ErrorKind::ValueValidation, why).exit())
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())
+}

@@ -1,0 +1,151 @@
+//! `mrtr serve`: the lab's server core for real, over stdio (the default) or Streamable HTTP.
+//!
+//! ```text
+//! mrtr serve                                   # stdio: one JSON-RPC line in, one out
+//! mrtr serve --http 127.0.0.1:3077             # POST http://127.0.0.1:3077/mcp
+//! mrtr serve --http 127.0.0.1:3001 --replica A --key-file lab.key --record redis://127.0.0.1:6379
+//! mrtr serve --http 127.0.0.1:3077 --tools conformance   # the official suite's fixtures
+//! ```
+
+use crate::http::{self, HttpOptions};
+use crate::record::{Record, RecordSpec};
+use crate::service::Service;
+use clap::Args;
+use mrtr_sim::server::{Server, ServerConfig, StateMode};
+use mrtr_sim::tools::ToolSet;
+use mrtr_ticket::{Key, Mode, NonceSource};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Serves the lab's tools (or the conformance suite's) with the lab's checks.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Serve Streamable HTTP at this address (POST /mcp) instead of stdio.
+    #[arg(long, value_name = "ADDRESS")]
+    http: Option<SocketAddr>,
+    /// Ticket protection: signed, sealed, or off (the careless server: no signature at all).
+    #[arg(long, default_value = "signed", value_parser = signing)]
+    signing: Mode,
+    /// The record of used tickets: memory, off, or redis://HOST:PORT (shared by replicas).
+    #[arg(long, default_value = "memory")]
+    record: RecordSpec,
+    /// How long a ticket lives: 120s, 2m, 500ms.
+    #[arg(long, default_value = "120s", value_parser = duration_ms)]
+    ttl: u64,
+    /// The ticket key, at least 32 bytes (every replica reads the same file). Without it, a
+    /// fresh random key, never printed: tickets do not outlive the process.
+    #[arg(long, value_name = "PATH")]
+    key_file: Option<PathBuf>,
+    /// This replica's name, in the log and the ledger.
+    #[arg(long, default_value = "A")]
+    replica: String,
+    /// Which tools and prompts to serve: lab or conformance.
+    #[arg(long, default_value = "lab")]
+    tools: ToolSet,
+    /// A bearer token and the principal it stands for (repeat it). Default: bob-token=bob
+    /// and alice-token=alice, as in the lab.
+    #[arg(long = "token", value_name = "TOKEN=PRINCIPAL", value_parser = token)]
+    tokens: Vec<(String, String)>,
+    /// On stdio, who the requests speak for.
+    #[arg(long, default_value = "bob")]
+    principal: String,
+    /// A browser origin allowed to call the HTTP endpoint, beside loopback ones (repeat it).
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    origins: Vec<String>,
+    /// Print nothing per request.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn signing(text: &str) -> Result<Mode, String> {
+    match text {
+        "signed" => Ok(Mode::Signed),
+        "sealed" => Ok(Mode::Sealed),
+        "off" | "unsigned" => Ok(Mode::Unsigned),
+        other => Err(format!("signed, sealed or off, not '{other}'")),
+    }
+}
+
+/// A duration as milliseconds: `120s`, `2m`, `500ms`, or a bare number of seconds.
+fn duration_ms(text: &str) -> Result<u64, String> {
+    let (number, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
+        Some(at) => text.split_at(at),
+        None => (text, "s"),
+    };
+    let n: u64 = number.parse().map_err(|_| format!("a duration such as 120s, 2m or 500ms, not '{text}'"))?;
+    let ms = match unit {
+        "ms" => Some(n),
+        "s" => n.checked_mul(1_000),
+        "m" => n.checked_mul(60_000),
+        "h" => n.checked_mul(3_600_000),
+        _ => None,
+    };
+    ms.filter(|ms| *ms > 0).ok_or_else(|| format!("a duration above 0 such as 120s, 2m or 500ms, not '{text}'"))
+}
+
+fn token(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((token, principal)) if !token.is_empty() && !principal.is_empty() => {
+            Ok((token.to_owned(), principal.to_owned()))
+        }
+        _ => Err(format!("TOKEN=PRINCIPAL, not '{text}'")),
+    }
+}
+
+/// The key: read from a file, or drawn fresh.
+fn key(path: Option<&PathBuf>) -> Result<Key, String> {
+    let bytes = match path {
+        Some(path) => std::fs::read(path).map_err(|e| format!("--key-file {}: {e}", path.display()))?,
+        None => {
+            let mut fresh = vec![0u8; 32];
+            crate::service::OsRandom.fill(&mut fresh);
+            fresh
+        }
+    };
+    Key::new(&bytes).map_err(|e| format!("--key-file: {e}"))
+}
+
+/// The service these arguments describe.
+pub fn service(args: &ServeArgs) -> Result<Service, String> {
+    let config = ServerConfig { mode: args.signing, ttl_ms: args.ttl, state: StateMode::InTicket, tools: args.tools };
+    let server = Server::new(key(args.key_file.as_ref())?, config);
+    let tokens: HashMap<String, String> = if args.tokens.is_empty() {
+        [("bob-token", "bob"), ("alice-token", "alice")].map(|(t, p)| (t.to_owned(), p.to_owned())).into()
+    } else {
+        args.tokens.iter().cloned().collect()
+    };
+    Ok(Service::new(server, tokens, Record::open(&args.record)?, args.replica.clone()))
+}
+
+/// Serves until stdin closes (stdio) or the process is stopped (HTTP).
+pub async fn run(args: ServeArgs) -> Result<(), String> {
+    let service = Arc::new(service(&args)?);
+    match args.http {
+        None => crate::stdio::serve(service, args.principal.clone(), args.quiet).await.map_err(|e| e.to_string()),
+        Some(addr) => {
+            let router = http::router(service, HttpOptions { origins: args.origins.clone(), quiet: args.quiet });
+            let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("--http {addr}: {e}"))?;
+            let bound = listener.local_addr().map_err(|e| e.to_string())?;
+            eprintln!("mrtr serve: replica {} on http://{bound}/mcp", args.replica);
+            http::serve_on(listener, router).await.map_err(|e| e.to_string())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_people_write_them() {
+        assert_eq!(duration_ms("120s"), Ok(120_000));
+        assert_eq!(duration_ms("2m"), Ok(120_000));
+        assert_eq!(duration_ms("500ms"), Ok(500));
+        assert_eq!(duration_ms("90"), Ok(90_000));
+        assert!(duration_ms("0s").is_err());
+        assert!(duration_ms("soon").is_err());
+        assert!(duration_ms("99999999999999999h").is_err());
+    }
+}

@@ -1,0 +1,110 @@
+//! The lab's server core as a real service: one replica with its key, its record of used
+//! tickets, its ledger and the real clock, answering one JSON-RPC line at a time for any
+//! transport. It does what the simulated replicas do, with the same checks and the same
+//! answers; only the clock, the randomness and the transports are real.
+
+use crate::record::Record;
+use mrtr_sim::ledger::Ledger;
+use mrtr_sim::server::{Ctx, Handled, Incoming, Server, StateStore};
+use mrtr_ticket::NonceSource;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Who a request speaks for when it names no one (no `Authorization` header, or stdio).
+pub const ANONYMOUS: &str = "anonymous";
+
+/// The operating system's random bytes: what a real server's nonces come from.
+#[derive(Debug, Clone, Copy)]
+pub struct OsRandom;
+
+impl NonceSource for OsRandom {
+    fn fill(&mut self, dest: &mut [u8]) {
+        // The OS generator failing is not something a server can go on from.
+        getrandom::fill(dest).expect("the operating system's random generator");
+    }
+}
+
+/// The server's clock, ms since the Unix epoch.
+pub fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+/// A bearer token nobody was given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownToken;
+
+/// One line answered: what went in, what came out, and what the server checked.
+#[derive(Debug)]
+pub struct Exchange {
+    /// Who the request spoke for.
+    pub principal: String,
+    /// The response line; `None` for a notification.
+    pub response: Option<String>,
+    /// The ticket checks and the server's notes.
+    pub handled: Handled,
+    /// When it was answered, ms.
+    pub at_ms: u64,
+}
+
+/// One replica of the lab's server.
+#[derive(Debug)]
+pub struct Service {
+    server: Server,
+    /// Bearer token → principal.
+    tokens: HashMap<String, String>,
+    record: Record,
+    /// What the tools did, and the work saved between rounds when the server keeps it.
+    books: Mutex<(Ledger, StateStore)>,
+    replica: String,
+}
+
+impl Service {
+    /// A replica named `replica` serving `server`, knowing `tokens` (bearer → principal).
+    pub fn new(server: Server, tokens: HashMap<String, String>, record: Record, replica: String) -> Service {
+        Service { server, tokens, record, books: Mutex::new((Ledger::default(), StateStore::default())), replica }
+    }
+
+    /// Its name, in the ledger and the log.
+    pub fn replica(&self) -> &str {
+        &self.replica
+    }
+
+    /// The principal a bearer token stands for: [`ANONYMOUS`] without one.
+    pub fn principal(&self, bearer: Option<&str>) -> Result<String, UnknownToken> {
+        match bearer {
+            None => Ok(ANONYMOUS.to_owned()),
+            Some(token) => self.tokens.get(token).cloned().ok_or(UnknownToken),
+        }
+    }
+
+    /// Answers one line for `principal`. Never panics on any input: anything wrong is a
+    /// JSON-RPC error in the response.
+    pub fn answer(&self, incoming: &Incoming<'_>, principal: &str) -> Exchange {
+        let at_ms = now_ms();
+        let mut books = self.books.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (ledger, store) = &mut *books;
+        let mut lease = self.record.lease();
+        let mut ctx = Ctx {
+            principal,
+            now_ms: at_ms,
+            replica: &self.replica,
+            record: lease.record(),
+            ledger,
+            nonces: &mut OsRandom,
+            store,
+        };
+        let handled = self.server.handle_incoming(incoming, &mut ctx);
+        Exchange {
+            principal: principal.to_owned(),
+            response: handled.response.as_ref().map(|r| r.to_string()),
+            handled,
+            at_ms,
+        }
+    }
+
+    /// The side effects so far.
+    pub fn ledger(&self) -> Ledger {
+        self.books.lock().unwrap_or_else(std::sync::PoisonError::into_inner).0.clone()
+    }
+}
