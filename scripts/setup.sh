@@ -18,10 +18,12 @@ PURPOSE=${1:-all}
 
 has_version() { command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -qwF "$2"; }
 
-# 1. Debian: headless Chromium and the matching ChromeDriver (tests only).
-if [ "$PURPOSE" = all ] && { ! command -v chromedriver >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1; }; then
+# 1. Debian: headless Chromium and the matching ChromeDriver, and Redis for the replicas'
+#    shared record of used tickets (tests only).
+if [ "$PURPOSE" = all ] && { ! command -v chromedriver >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1 ||
+  ! command -v redis-server >/dev/null 2>&1; }; then
   step apt-get update -qq
-  step env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium chromium-driver
+  step env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium chromium-driver redis-server
 fi
 
 # 2. The wasm target.
@@ -53,7 +55,7 @@ has_version trunk "$TRUNK_VERSION" ||
 
 # 6. npm dev-dependencies from the committed lock file: wasm-opt (binaryen, run by node),
 #    terser (minifies the lab's module), playwright-core (drives Debian's Chromium), axe-core,
-#    typescript.
+#    typescript, and the official MCP conformance suite with the TypeScript SDK v2.
 if [ ! -f "$ROOT/node_modules/.package-lock.json" ] || ! cmp -s "$ROOT/package-lock.json" "$ROOT/node_modules/.lock-copy"; then
   (cd "$ROOT" && step npm ci --no-audit --no-fund && cp package-lock.json node_modules/.lock-copy)
 fi

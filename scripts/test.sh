@@ -27,11 +27,15 @@ step cargo fmt --all --check
 step cargo fmt --manifest-path fuzz/Cargo.toml --check
 step cargo clippy --workspace --all-targets --locked -- -D warnings
 
-# Native tests, then the known-answer vectors through the independent Python implementation.
+# Native tests (the replicas' test needs Redis here, not skipped), then the known-answer
+# vectors through the independent Python implementation.
+export MRTR_REQUIRE_REDIS=1
 step cargo test --workspace --locked
 step python3 tests/test_vectors.py
 # 100,000 doubles of every exponent: the codec's canonical numbers and digests, as Python's.
 step bash -c 'cargo run -q --locked -p mrtr-ticket --example doubles -- 100000 | python3 tests/test_doubles.py'
+# The official MCP conformance suite against mrtr serve and mrtr call (built by the tests).
+step bash tests/conformance/run.sh
 # The fuzz targets on their committed seeds and a fixed set of new inputs (scripts/fuzz.sh).
 step bash scripts/fuzz.sh
 

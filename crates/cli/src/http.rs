@@ -219,8 +219,9 @@ async fn mcp(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: By
     };
     let id =
         message.get("id").cloned().filter(|id| id.is_string() || id.is_i64() || id.is_u64()).unwrap_or(Value::Null);
-    let is_request = message.get("method").is_some_and(Value::is_string);
-    if is_request && !id.is_null() {
+    // A request has a method and an id; a notification (no id) has no headers defined for it.
+    let is_request = message.get("method").is_some_and(Value::is_string) && !id.is_null();
+    if is_request {
         if let Err(why) = check_headers(&headers, &message) {
             return refuse(StatusCode::BAD_REQUEST, id, HEADER_MISMATCH, &format!("Header mismatch: {why}"));
         }
@@ -257,7 +258,6 @@ async fn mcp(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: By
     match answered {
         Ok(exchange) => match exchange.handled.response {
             Some(response) => json_response(status_of(&response), response.to_string()),
-            None if is_request => StatusCode::NO_CONTENT.into_response(),
             // A notification, or a response a client should not send: accepted, no body.
             None => StatusCode::ACCEPTED.into_response(),
         },

@@ -110,9 +110,12 @@ impl RedisRecord {
         Ok(RedisRecord { client, idle: Mutex::new(Vec::new()) })
     }
 
-    fn connection(&self) -> Result<redis::Connection, String> {
-        if let Some(connection) = self.idle.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop() {
-            return Ok(connection);
+    /// A connection: an idle one, or a new one.
+    fn connection(&self, fresh: bool) -> Result<redis::Connection, String> {
+        if !fresh {
+            if let Some(connection) = self.idle.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop() {
+                return Ok(connection);
+            }
         }
         let connection = self.client.get_connection_with_timeout(REDIS_TIMEOUT).map_err(|e| e.to_string())?;
         connection.set_read_timeout(Some(REDIS_TIMEOUT)).map_err(|e| e.to_string())?;
@@ -120,9 +123,26 @@ impl RedisRecord {
         Ok(connection)
     }
 
-    /// Marks `nonce` used, atomically: `Ok(true)` when this call was the first.
+    /// Marks `nonce` used, atomically: `Ok(Ok(()))` when this call was the first,
+    /// `Ok(Err(first_used_at))` when another was. An idle connection that fails (Redis
+    /// restarted since) is dropped with the others, and the claim is tried once on a new one.
     fn claim(&self, nonce: &str, exp_ms: u64, now_ms: u64) -> Result<Result<(), u64>, String> {
-        let mut connection = self.connection()?;
+        match self.claim_on(self.connection(false)?, nonce, exp_ms, now_ms) {
+            Err(_) => {
+                self.idle.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clear();
+                self.claim_on(self.connection(true)?, nonce, exp_ms, now_ms)
+            }
+            claimed => claimed,
+        }
+    }
+
+    fn claim_on(
+        &self,
+        mut connection: redis::Connection,
+        nonce: &str,
+        exp_ms: u64,
+        now_ms: u64,
+    ) -> Result<Result<(), u64>, String> {
         let key = format!("mrtr:used:{nonce}");
         let left = exp_ms.saturating_sub(now_ms).max(1);
         let set: Option<String> = redis::cmd("SET")

@@ -85,9 +85,10 @@ impl Client {
         let id = self.next_id;
         self.next_id += 1;
         let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        println!("C->S {} {message}", self.transport.name());
+        let to = self.transport.name();
+        println!("C->S {to} {message}");
         let response = self.transport.send(&message).await?;
-        println!("S->C {} {response}", self.transport.name());
+        println!("S->C {to} {response}");
         Ok(response)
     }
 

@@ -54,10 +54,7 @@ impl Transport {
     /// Where the next request goes, for the printed lines.
     pub fn name(&self) -> String {
         match self {
-            Transport::Http { urls, next, .. } if urls.len() > 1 => {
-                urls.get(next.checked_sub(1).unwrap_or(urls.len() - 1) % urls.len()).cloned().unwrap_or_default()
-            }
-            Transport::Http { urls, .. } => urls.first().cloned().unwrap_or_default(),
+            Transport::Http { urls, next, .. } => urls[*next % urls.len()].clone(),
             Transport::Stdio(_) => "stdio".into(),
         }
     }

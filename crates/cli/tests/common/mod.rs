@@ -1,0 +1,83 @@
+//! What the real server's tests share: starting `mrtr serve` on a free port, and requests
+//! as a 2026-07-28 client sends them.
+#![allow(dead_code, reason = "each test file uses its own part")]
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// A running `mrtr serve --http`, stopped when dropped.
+pub struct Served {
+    child: Child,
+    /// `http://127.0.0.1:PORT/mcp`.
+    pub url: String,
+}
+
+impl Served {
+    /// Starts `mrtr serve --http 127.0.0.1:0 --quiet ARGS…` and waits for its address.
+    pub fn start(args: &[&str]) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mrtr"))
+            .args(["serve", "--http", "127.0.0.1:0", "--quiet"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("mrtr serve starts");
+        let stderr = child.stderr.take().expect("stderr");
+        let mut lines = BufReader::new(stderr).lines();
+        let url = loop {
+            let line = lines.next().and_then(Result::ok).unwrap_or_else(|| panic!("mrtr serve {args:?} exited"));
+            if let Some((_, url)) = line.split_once(" on ") {
+                break url.to_owned();
+            }
+        };
+        // Keep reading its stderr so the server never blocks on a full pipe.
+        std::thread::spawn(move || lines.for_each(drop));
+        Served { child, url }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `_meta` as a client that declares a form elicitation sends it.
+pub fn meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+    })
+}
+
+/// A request with `_meta` filled in.
+pub fn request(id: u64, method: &str, mut params: Value) -> Value {
+    params["_meta"] = meta();
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+/// POSTs `message` with the headers a client sets, as `bearer` when given; returns the status
+/// and the body as JSON (`Null` for none).
+pub async fn post(client: &reqwest::Client, url: &str, message: &Value, bearer: Option<&str>) -> (u16, Value) {
+    let method = message["method"].as_str().unwrap_or_default();
+    let mut builder = client
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", method);
+    if let Some(name) = message.pointer("/params/name").and_then(Value::as_str) {
+        builder = builder.header("mcp-name", name);
+    }
+    if let Some(bearer) = bearer {
+        builder = builder.bearer_auth(bearer);
+    }
+    let response = builder.body(message.to_string()).send().await.expect("the server answers");
+    let status = response.status().as_u16();
+    let body = response.text().await.expect("a body");
+    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+}

@@ -1,0 +1,140 @@
+//! `mrtr serve --http`: the Streamable HTTP endpoint answers hostile and malformed input with
+//! the status and the error the transports page gives it, and keeps serving.
+
+mod common;
+
+use common::{post, request, Served};
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::time::{Duration, Instant};
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder().timeout(Duration::from_secs(20)).build().expect("a client")
+}
+
+/// A raw POST: these headers, this body.
+async fn raw(client: &reqwest::Client, url: &str, headers: &[(&str, &str)], body: Vec<u8>) -> (u16, Value) {
+    let mut builder = client.post(url);
+    for (name, value) in headers {
+        builder = builder.header(*name, *value);
+    }
+    let response = builder.body(body).send().await.expect("the server answers");
+    let status = response.status().as_u16();
+    (status, serde_json::from_str(&response.text().await.unwrap_or_default()).unwrap_or(Value::Null))
+}
+
+const JSON: (&str, &str) = ("content-type", "application/json");
+const VERSION: (&str, &str) = ("mcp-protocol-version", "2026-07-28");
+
+#[tokio::test]
+async fn malformed_requests_get_the_transports_pages_answers() {
+    let served = Served::start(&[]);
+    let (client, url) = (client(), served.url.as_str());
+    let list = request(1, "tools/list", json!({}));
+    let body = |v: &Value| v.to_string().into_bytes();
+    let list_headers = [JSON, VERSION, ("mcp-method", "tools/list")];
+
+    let (status, _) = raw(&client, url, &list_headers, vec![b' '; (1 << 20) + 1]).await;
+    assert_eq!(status, 413, "a body over 1 MiB");
+    let (status, error) = raw(&client, url, &list_headers, b"{\"jsonrpc\": ".to_vec()).await;
+    assert_eq!((status, error["error"]["code"].clone()), (400, json!(-32700)), "not JSON");
+    let (status, error) = raw(&client, url, &list_headers, vec![b'"', 0xff, 0xfe, b'"']).await;
+    assert_eq!((status, error["error"]["code"].clone()), (400, json!(-32700)), "not UTF-8");
+    let (status, _) = raw(&client, url, &[("content-type", "text/plain"), VERSION], body(&list)).await;
+    assert_eq!(status, 415, "the wrong content type");
+    let (status, error) = raw(&client, url, &[JSON, ("mcp-method", "tools/list")], body(&list)).await;
+    assert_eq!((status, error["error"]["code"].clone(), error["id"].clone()), (400, json!(-32020), json!(1)));
+    assert!(error["error"]["message"].as_str().is_some_and(|m| m.contains("MCP-Protocol-Version")));
+    let (status, error) = raw(&client, url, &[JSON, VERSION, ("mcp-method", "prompts/list")], body(&list)).await;
+    assert_eq!((status, error["error"]["code"].clone()), (400, json!(-32020)), "Mcp-Method mismatched");
+    let call = request(2, "tools/call", json!({"name": "deploy", "arguments": {"env": "staging"}}));
+    let call_headers = [JSON, VERSION, ("mcp-method", "tools/call"), ("mcp-name", "greedy")];
+    let (status, error) = raw(&client, url, &call_headers, body(&call)).await;
+    assert_eq!((status, error["error"]["code"].clone()), (400, json!(-32020)), "Mcp-Name mismatched");
+    let (status, error) = raw(&client, url, &[JSON, VERSION, ("mcp-method", "tools/call")], body(&call)).await;
+    assert_eq!((status, error["error"]["code"].clone()), (400, json!(-32020)), "Mcp-Name missing");
+    let (status, _) = raw(&client, url, &[JSON, ("origin", "https://evil.example")], body(&list)).await;
+    assert_eq!(status, 403, "another site's page");
+
+    let (status, error) = post(&client, url, &request(3, "tools/destroy", json!({})), None).await;
+    assert_eq!((status, error["error"]["code"].clone()), (404, json!(-32601)), "an unknown method");
+    let (status, error) =
+        post(&client, url, &request(4, "initialize", json!({"protocolVersion": "2025-11-25"})), None).await;
+    assert_eq!((status, error["error"]["data"]["supported"].clone()), (404, json!(["2026-07-28"])));
+    let (status, _) = post(&client, url, &request(5, "tools/list", json!({})), Some("mallory-token")).await;
+    assert_eq!(status, 401, "a token nobody was given");
+    let notification = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {}});
+    let (status, body) = raw(&client, url, &[JSON], notification.to_string().into_bytes()).await;
+    assert_eq!((status, body), (202, Value::Null), "a notification");
+    let get = client.get(url).send().await.expect("an answer");
+    assert_eq!(get.status().as_u16(), 405, "no GET stream");
+
+    // Through all of it the server kept serving.
+    let (status, listed) = post(&client, url, &list, Some("bob-token")).await;
+    assert_eq!(status, 200);
+    assert!(listed["result"]["tools"].as_array().is_some_and(|tools| !tools.is_empty()));
+}
+
+#[tokio::test]
+async fn a_full_round_trip_over_http_with_bobs_token() {
+    let served = Served::start(&[]);
+    let (client, url) = (client(), served.url.as_str());
+    let params = json!({"name": "deploy", "arguments": {"env": "staging"}});
+    let (status, first) = post(&client, url, &request(1, "tools/call", params.clone()), Some("bob-token")).await;
+    assert_eq!((status, first["result"]["resultType"].clone()), (200, json!("input_required")));
+    let mut retry = params.clone();
+    retry["inputResponses"] = json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
+    retry["requestState"] = first["result"]["requestState"].clone();
+    let (_, by_alice) = post(&client, url, &request(2, "tools/call", retry.clone()), Some("alice-token")).await;
+    assert_eq!(by_alice["error"]["data"]["check"], "principal", "alice presents bob's ticket");
+    let (_, done) = post(&client, url, &request(3, "tools/call", retry.clone()), Some("bob-token")).await;
+    assert_eq!(done["result"]["content"][0]["text"], "deployed to staging");
+    let (_, again) = post(&client, url, &request(4, "tools/call", retry), Some("bob-token")).await;
+    assert_eq!(again["error"]["data"]["check"], "single-use", "the record in memory by default");
+    let (status, invalid) =
+        post(&client, url, &request(5, "tools/call", json!({"name": "deploy", "arguments": {"env": 7}})), None).await;
+    assert_eq!((status, invalid["result"]["isError"].clone()), (200, json!(true)), "a tool error a model can read");
+}
+
+#[test]
+fn a_client_that_sends_its_headers_slowly_is_cut_off() {
+    let served = Served::start(&[]);
+    let address = served.url.trim_start_matches("http://").trim_end_matches("/mcp").to_owned();
+    let mut socket = std::net::TcpStream::connect(&address).expect("connects");
+    socket.set_read_timeout(Some(Duration::from_secs(20))).expect("a read timeout");
+    socket.write_all(b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: appl").expect("half the headers");
+    let started = Instant::now();
+    let mut rest = Vec::new();
+    // The server closes the connection (perhaps after a 408): the read ends, it does not hang.
+    let _ = socket.read_to_end(&mut rest);
+    assert!(started.elapsed() < Duration::from_secs(19), "still open after {:?}", started.elapsed());
+    let said = String::from_utf8_lossy(&rest);
+    assert!(rest.is_empty() || said.starts_with("HTTP/1.1 408"), "{said}");
+}
+
+#[tokio::test]
+async fn the_fuzz_corpus_and_random_bytes_as_bodies_are_all_answered() {
+    let served = Served::start(&[]);
+    let (client, url) = (client(), served.url.as_str());
+    let seeds = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/seeds");
+    let mut bodies: Vec<Vec<u8>> = std::fs::read_dir(seeds)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .flat_map(|target| std::fs::read_dir(target.path()).into_iter().flatten().flatten())
+        .filter_map(|seed| std::fs::read(seed.path()).ok())
+        .collect();
+    assert!(!bodies.is_empty(), "the committed fuzz seeds");
+    let mut random = mrtr_ticket::SplitMix64::new(11);
+    for _ in 0..200 {
+        let mut body = vec![0; random.below(600) as usize];
+        mrtr_ticket::NonceSource::fill(&mut random, &mut body);
+        bodies.push(body);
+    }
+    for body in bodies {
+        let (status, _) = raw(&client, url, &[JSON, VERSION, ("mcp-method", "tools/list")], body).await;
+        assert!((200..500).contains(&status), "an answer, not a failure: {status}");
+    }
+    let (status, _) = post(&client, url, &request(9, "tools/list", json!({})), None).await;
+    assert_eq!(status, 200, "still serving");
+}

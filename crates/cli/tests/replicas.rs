@@ -1,0 +1,131 @@
+//! Two real replicas sharing a Redis record of used tickets: A mints, B finishes; of 500
+//! concurrent retries of one ticket across both exactly one is accepted; with Redis down a
+//! ticket is refused and nothing is spent.
+//!
+//! Needs Debian's redis-server (scripts/setup.sh installs it). Without it the test says so and
+//! passes, unless MRTR_REQUIRE_REDIS is set, as the test command sets it.
+
+mod common;
+
+use common::{post, request, Served};
+use serde_json::{json, Value};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+struct Redis {
+    child: Child,
+    url: String,
+}
+
+impl Redis {
+    /// A throwaway redis-server on a free loopback port, or `None` where there is none.
+    fn start() -> Option<Redis> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").ok()?.local_addr().ok()?.port();
+        Redis::start_on(port)
+    }
+
+    /// The same on `port`.
+    fn start_on(port: u16) -> Option<Redis> {
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+        let child = match child {
+            Ok(child) => child,
+            Err(_) if std::env::var_os("MRTR_REQUIRE_REDIS").is_none() => {
+                eprintln!("redis-server is not installed (scripts/setup.sh installs it): skipped");
+                return None;
+            }
+            Err(e) => panic!("redis-server: {e}"),
+        };
+        let url = format!("redis://127.0.0.1:{port}");
+        let client = redis::Client::open(url.as_str()).expect("a Redis address");
+        for _ in 0..100 {
+            if client.get_connection().is_ok_and(|mut c| redis::cmd("PING").query::<String>(&mut c).is_ok()) {
+                return Some(Redis { child, url });
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("redis-server did not answer on {url}");
+    }
+
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn deploy() -> Value {
+    json!({"name": "deploy", "arguments": {"env": "staging"}})
+}
+
+/// The retry of a first call's answer, for bob.
+fn retry(first: &Value) -> Value {
+    let mut params = deploy();
+    params["inputResponses"] = json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
+    params["requestState"] = first["result"]["requestState"].clone();
+    params
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_replicas_share_one_record_in_redis() {
+    let Some(mut redis) = Redis::start() else { return };
+    let key = std::env::temp_dir().join(format!("mrtr-replicas-{}.key", std::process::id()));
+    std::fs::write(&key, b"a key both replicas read, 32 bytes or more").expect("a key file");
+    let key = key.to_string_lossy().into_owned();
+    let a = Served::start(&["--replica", "A", "--key-file", &key, "--record", &redis.url]);
+    let b = Served::start(&["--replica", "B", "--key-file", &key, "--record", &redis.url]);
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(20)).build().expect("a client");
+
+    // mrtr call takes turns, as the lab's balancer does: A mints, B finishes.
+    let out = Command::new(env!("CARGO_BIN_EXE_mrtr"))
+        .args(["call", "--url", &a.url, "--url", &b.url, "--token", "bob-token", "deploy", r#"{"env":"staging"}"#])
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let retry_line =
+        stdout.lines().find(|l| l.contains("\"requestState\":\"v1.") && l.starts_with("C->S")).expect("a retry");
+    assert!(retry_line.starts_with(&format!("C->S {}", b.url)) || retry_line.starts_with(&format!("C->S {}", a.url)));
+    assert!(stdout.contains("# deploy: complete"), "{stdout}");
+
+    // One ticket from A, 500 concurrent retries spread over A and B: exactly one accepted.
+    let (_, first) = post(&client, &a.url, &request(1, "tools/call", deploy()), Some("bob-token")).await;
+    let params = retry(&first);
+    let mut tasks = Vec::new();
+    for i in 0..500u64 {
+        let (client, url, message) = (
+            client.clone(),
+            if i % 2 == 0 { a.url.clone() } else { b.url.clone() },
+            request(100 + i, "tools/call", params.clone()),
+        );
+        tasks.push(tokio::spawn(async move { post(&client, &url, &message, Some("bob-token")).await.1 }));
+    }
+    let mut answers = Vec::new();
+    for task in tasks {
+        answers.push(task.await.expect("a retry"));
+    }
+    let accepted = answers.iter().filter(|a| a["result"]["resultType"] == "complete").count();
+    let used = answers.iter().filter(|a| a["error"]["data"]["check"] == "single-use").count();
+    assert_eq!((accepted, used), (1, 499));
+
+    // Redis down: the retry is refused, and nothing is spent.
+    let (_, first) = post(&client, &b.url, &request(2, "tools/call", deploy()), Some("bob-token")).await;
+    redis.stop();
+    let (status, refused) = post(&client, &a.url, &request(3, "tools/call", retry(&first)), Some("bob-token")).await;
+    assert_eq!((status, refused["error"]["code"].clone()), (200, json!(-32603)), "{refused}");
+    assert_eq!(refused["error"]["data"]["reason"], "replay_record_unavailable");
+    // Back up (empty, as a Redis that lost its memory): the ticket was not spent by the refusal.
+    let port = redis.url.rsplit(':').next().and_then(|p| p.parse().ok()).expect("a port");
+    let _redis = Redis::start_on(port).expect("Redis again");
+    let (_, done) = post(&client, &a.url, &request(4, "tools/call", retry(&first)), Some("bob-token")).await;
+    assert_eq!(done["result"]["content"][0]["text"], "deployed to staging", "{done}");
+    let _ = std::fs::remove_file(&key);
+}

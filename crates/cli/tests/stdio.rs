@@ -1,0 +1,57 @@
+//! `mrtr serve` on stdio and `mrtr call` against it: the course's "run it raw", for real.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn mrtr() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mrtr"))
+}
+
+#[test]
+fn mrtr_call_runs_a_round_trip_against_a_stdio_server_it_starts() {
+    let out =
+        mrtr().args(["call", "--reply", "accept", "--", env!("CARGO_BIN_EXE_mrtr"), "serve"]).output().expect("runs");
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    // The client's transcript: every line with its direction.
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("C->S") || l.starts_with("S->C")).collect();
+    assert_eq!(lines.len(), 6, "discover, the call, the retry, each answered:\n{stdout}");
+    assert!(lines[3].contains("\"resultType\":\"input_required\""));
+    assert!(lines[4].contains("\"inputResponses\":{\"confirm\":{\"action\":\"accept\""));
+    assert!(stdout.contains("# deploy: complete"));
+    // The server's log on stderr: the checks the ticket went through.
+    assert!(stderr.contains("✓ Signature matches"), "{stderr}");
+    assert!(stderr.contains("✓ Principal = the caller: minted for bob, presented by bob"), "{stderr}");
+}
+
+#[test]
+fn a_stdio_server_answers_garbage_and_exits_when_stdin_closes() {
+    let mut server = mrtr()
+        .args(["serve", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let mut stdin = server.stdin.take().expect("stdin");
+    let huge = "x".repeat(5 << 20);
+    let lines = [
+        "hello",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/destroy\",\"params\":{}}",
+        "",
+        huge.as_str(),
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\"}",
+        "[1,2]",
+    ];
+    for line in lines {
+        writeln!(stdin, "{line}").expect("writes");
+    }
+    drop(stdin);
+    let out = server.wait_with_output().expect("exits");
+    assert!(out.status.success(), "a clean exit when stdin closes");
+    let answers: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let codes: Vec<i64> = answers.iter().map(|a| a["error"]["code"].as_i64().unwrap_or(0)).collect();
+    // No answer for the empty line or the notification.
+    assert_eq!(codes, [-32700, -32601, -32600, -32600]);
+}
