@@ -36,6 +36,8 @@ step python3 tests/test_vectors.py
 step bash -c 'cargo run -q --locked -p mrtr-ticket --example doubles -- 100000 | python3 tests/test_doubles.py'
 # The official MCP conformance suite against mrtr serve and mrtr call (built by the tests).
 step bash tests/conformance/run.sh
+# The official TypeScript SDK v2's client against mrtr serve, and mrtr call against its server.
+step bash tests/interop/run.sh
 # The fuzz targets on their committed seeds and a fixed set of new inputs (scripts/fuzz.sh).
 step bash scripts/fuzz.sh
 
