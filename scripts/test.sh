@@ -55,5 +55,6 @@ step node tests/e2e/run.mjs
 # Figures, not verdicts: the codec benchmark and the lab's budget print what they measure.
 step node scripts/bench.mjs
 step node scripts/budget.mjs
+step bash scripts/bench-server.sh
 
 echo "[test] all steps passed in $((SECONDS - START))s" >&2

@@ -3,7 +3,8 @@
 //! `mrtr sim` runs the simulation's scenarios and prints their raw lines; `mrtr serve` serves
 //! the same server core over stdio or Streamable HTTP, with the same checks, a real clock, a
 //! key of its own and a record of used tickets that replicas can share in Redis; `mrtr call`
-//! is the honest client against any MCP 2026-07-28 server.
+//! is the honest client against any MCP 2026-07-28 server; `mrtr bench` drives full round
+//! trips at a server and prints how many it makes a second.
 //!
 //! ```no_run
 //! use mrtr::record::{Record, RecordSpec};
@@ -17,6 +18,7 @@
 //! assert!(exchange.response.unwrap().contains("-32601"));
 //! ```
 
+pub mod bench;
 pub mod call;
 pub mod http;
 pub mod log;

@@ -2,7 +2,7 @@
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
-use mrtr::{call, serve, sim};
+use mrtr::{bench, call, serve, sim};
 use std::process::ExitCode;
 
 /// The lab's multi round-trip requests, for real: simulate, serve, call.
@@ -21,6 +21,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Call a tool as an honest MCP client, answering every round.
     Call(call::CallArgs),
+    /// Drive full round trips at a server and print round trips per second and latency.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -29,6 +31,7 @@ fn main() -> ExitCode {
         Command::Sim(args) => sim::run(args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => runtime().and_then(|rt| rt.block_on(serve::run(args))).map(|()| ExitCode::SUCCESS),
         Command::Call(args) => runtime().and_then(|rt| rt.block_on(call::run(args))),
+        Command::Bench(args) => runtime().and_then(|rt| rt.block_on(bench::run(args))).map(|()| ExitCode::SUCCESS),
     };
     // Said the way clap says a bad argument: the sentence, then exit code 2.
     outcome.unwrap_or_else(|why| Cli::command().error(ErrorKind::ValueValidation, why).exit())

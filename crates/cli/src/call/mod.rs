@@ -70,18 +70,20 @@ struct Client {
     person: Person,
 }
 
-impl Client {
-    fn meta() -> Value {
-        json!({
-            META_VERSION: PROTOCOL_VERSION,
-            META_CLIENT_INFO: {"name": "mrtr-call", "version": env!("CARGO_PKG_VERSION")},
-            META_CAPABILITIES: {"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}},
-        })
-    }
+/// `_meta` as this client sends it: 2026-07-28, who it is, and that it can answer every kind
+/// of input request.
+pub fn meta() -> Value {
+    json!({
+        META_VERSION: PROTOCOL_VERSION,
+        META_CLIENT_INFO: {"name": "mrtr-call", "version": env!("CARGO_PKG_VERSION")},
+        META_CAPABILITIES: {"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}},
+    })
+}
 
+impl Client {
     /// Sends one request with a fresh id and returns the response.
     async fn request(&mut self, method: &str, mut params: Map<String, Value>) -> Result<Value, String> {
-        params.insert("_meta".into(), Client::meta());
+        params.insert("_meta".into(), meta());
         let id = self.next_id;
         self.next_id += 1;
         let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
