@@ -23,29 +23,14 @@ MRTR=$ROOT/target/bench-server/mrtr
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done' EXIT
 
-start() {
-  local log=$1
-  shift
-  "$@" >"$log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 1 100); do
-    URL=$(grep -o 'http://127\.0\.0\.1:[0-9]*/mcp' "$log" | head -n1 || true)
-    [ -n "$URL" ] && return 0
-    sleep 0.1
-  done
-  echo "bench: $* did not start" >&2
-  cat "$log" >&2
-  exit 1
-}
-
 bench() {
   "$MRTR" bench --seconds "$EACH" "$@" | tee -a "$OUT/figures.txt"
 }
 
 bench --instant --label "ceiling (answers at once)"
-start "$OUT/mrtr.log" "$MRTR" serve --http 127.0.0.1:0 --quiet
+start_server "$OUT/mrtr.log" "$MRTR" serve --http 127.0.0.1:0 --quiet
 bench "$URL" --label "mrtr serve"
-start "$OUT/sdk.log" node tests/interop/sdk-server.mjs 0
+start_server "$OUT/sdk.log" node tests/interop/sdk-server.mjs 0
 bench "$URL" --label "SDK v2 server" --token none
 
 if command -v redis-server >/dev/null; then
@@ -54,9 +39,9 @@ if command -v redis-server >/dev/null; then
   pids+=($!)
   for _ in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
   head -c 32 /dev/urandom >"$OUT/key"
-  start "$OUT/a.log" "$MRTR" serve --http 127.0.0.1:0 --quiet --replica A --key-file "$OUT/key" --record "redis://127.0.0.1:$port"
+  start_server "$OUT/a.log" "$MRTR" serve --http 127.0.0.1:0 --quiet --replica A --key-file "$OUT/key" --record "redis://127.0.0.1:$port"
   a=$URL
-  start "$OUT/b.log" "$MRTR" serve --http 127.0.0.1:0 --quiet --replica B --key-file "$OUT/key" --record "redis://127.0.0.1:$port"
+  start_server "$OUT/b.log" "$MRTR" serve --http 127.0.0.1:0 --quiet --replica B --key-file "$OUT/key" --record "redis://127.0.0.1:$port"
   bench --url "$a" --url "$URL" --label "2 replicas + Redis"
 fi
 

@@ -24,3 +24,23 @@ step() {
   [ -z "${MRTR_STEP_LOG:-}" ] || printf '%6ss  rc=%-3s %s\n' "$((SECONDS - start))" "$rc" "$*" >>"$MRTR_STEP_LOG"
   return $rc
 }
+
+# Starts a server in the background that prints its address (`… http://127.0.0.1:PORT/mcp`),
+# its output in LOG, and waits for that address: sets URL and adds the process to `pids` (the
+# caller's trap stops them). Fails, showing the log, when none comes within 10 s.
+#   start_server LOG COMMAND [ARGS…]
+start_server() {
+  local log=$1
+  shift
+  "$@" >"$log" 2>&1 &
+  pids+=($!)
+  URL=
+  for _ in $(seq 1 100); do
+    URL=$(grep -o 'http://127\.0\.0\.1:[0-9]*/mcp' "$log" | head -n1 || true)
+    [ -n "$URL" ] && return 0
+    sleep 0.1
+  done
+  echo "$* did not start:" >&2
+  cat "$log" >&2
+  return 1
+}

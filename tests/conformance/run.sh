@@ -14,6 +14,8 @@
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
+# shellcheck source=scripts/env.sh
+source scripts/env.sh
 MRTR=${MRTR:-$ROOT/target/debug/mrtr}
 SUITE=$ROOT/node_modules/.bin/conformance
 OUT=$ROOT/target/conformance
@@ -25,29 +27,14 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 
 passed=0
 failed=0
-server=
 
-stop_server() {
-  [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-  server=
-}
-trap stop_server EXIT
+pids=()
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done' EXIT
 
-# Starts `mrtr serve --http 127.0.0.1:0 ARGS…` and sets URL from the address it prints.
-start_server() {
-  local log=$OUT/server-$1.log
-  shift
-  "$MRTR" serve --http 127.0.0.1:0 --tools conformance --quiet "$@" 2>"$log" &
-  server=$!
-  for _ in $(seq 1 100); do
-    URL=$(sed -n 's/.* on \(http:[^ ]*\/mcp\)$/\1/p' "$log")
-    [ -n "$URL" ] && return 0
-    kill -0 "$server" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "conformance: the server did not start:" >&2
-  cat "$log" >&2
-  exit 1
+# Stops the servers started so far.
+stop_servers() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+  pids=()
 }
 
 # Runs one scenario; `want` is "pass" (no FAILURE, no WARNING) or "fail" (a FAILURE).
@@ -76,18 +63,19 @@ scenario() {
   fi
 }
 
-start_server safe
+start_server "$OUT/server-safe.log" "$MRTR" serve --http 127.0.0.1:0 --tools conformance --quiet || exit 1
 for s in basic-elicitation basic-sampling basic-list-roots request-state multiple-input-requests multi-round \
   missing-input-response non-tool-request result-type unsupported-methods tampered-state \
   capability-check ignore-extra-params validate-input; do
   scenario pass server "input-required-result-$s" --url "$URL"
 done
-stop_server
+stop_servers
 
 # The negative control: a server that signs nothing lets the tampered state through.
-start_server careless --signing off
+start_server "$OUT/server-careless.log" "$MRTR" serve --http 127.0.0.1:0 --tools conformance --quiet --signing off ||
+  exit 1
 scenario fail server input-required-result-tampered-state --url "$URL"
-stop_server
+stop_servers
 
 # The client scenario: the suite's mock server, mrtr call as the client (the suite appends
 # the mock's URL to the command).

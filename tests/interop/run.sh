@@ -9,6 +9,8 @@
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
+# shellcheck source=scripts/env.sh
+source scripts/env.sh
 MRTR=${MRTR:-$ROOT/target/debug/mrtr}
 OUT=$ROOT/target/interop
 rm -rf "$OUT" && mkdir -p "$OUT"
@@ -16,22 +18,6 @@ passed=0
 failed=0
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done' EXIT
-
-# Starts a server that prints its URL ("… on URL" or "listening on URL") and sets URL.
-start() {
-  local log=$1
-  shift
-  "$@" >"$log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 1 100); do
-    URL=$(grep -o 'http://127\.0\.0\.1:[0-9]*/mcp' "$log" | head -n1)
-    [ -n "$URL" ] && return 0
-    sleep 0.1
-  done
-  echo "interop: $* did not start:" >&2
-  cat "$log" >&2
-  exit 1
-}
 
 check() {
   local name=$1 log=$2
@@ -46,11 +32,11 @@ check() {
   fi
 }
 
-start "$OUT/mrtr-serve.log" "$MRTR" serve --http 127.0.0.1:0 --quiet
+start_server "$OUT/mrtr-serve.log" "$MRTR" serve --http 127.0.0.1:0 --quiet || exit 1
 check "the SDK v2 client completes every lab tool against mrtr serve" "$OUT/sdk-client.log" \
   node tests/interop/sdk-client.mjs "$URL"
 
-start "$OUT/sdk-server.log" node tests/interop/sdk-server.mjs 0
+start_server "$OUT/sdk-server.log" node tests/interop/sdk-server.mjs 0 || exit 1
 check "mrtr call completes a round trip against an SDK v2 server" "$OUT/mrtr-call.log" \
   "$MRTR" call "$URL" deploy '{"env":"prod"}'
 grep -q '^# deploy: complete' "$OUT/mrtr-call.log" || { failed=$((failed + 1)); echo "FAIL the call did not complete"; }
