@@ -6,7 +6,7 @@
 //! is the honest client against any MCP 2026-07-28 server; `mrtr bench` drives full round
 //! trips at a server and prints how many it makes a second.
 //!
-//! ```no_run
+//! ```
 //! use mrtr::record::{Record, RecordSpec};
 //! use mrtr::service::Service;
 //! use mrtr_sim::server::{Incoming, Server, ServerConfig};
