@@ -22,6 +22,7 @@ pub mod bench;
 pub mod call;
 pub mod http;
 pub mod log;
+pub mod probe;
 pub mod record;
 pub mod serve;
 pub mod service;

@@ -2,7 +2,7 @@
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
-use mrtr::{bench, call, serve, sim};
+use mrtr::{bench, call, probe, serve, sim};
 use std::process::ExitCode;
 
 /// The lab's multi round-trip requests, for real: simulate, serve, call.
@@ -23,6 +23,8 @@ enum Command {
     Call(call::CallArgs),
     /// Drive full round trips at a server and print round trips per second and latency.
     Bench(bench::BenchArgs),
+    /// Try the lab's attacks on a server's tickets and report what got through.
+    Probe(probe::ProbeArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +33,7 @@ fn main() -> ExitCode {
         Command::Sim(args) => sim::run(args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => runtime().and_then(|rt| rt.block_on(serve::run(args))).map(|()| ExitCode::SUCCESS),
         Command::Call(args) => runtime().and_then(|rt| rt.block_on(call::run(args))),
+        Command::Probe(args) => runtime().and_then(|rt| rt.block_on(probe::run(args))),
         Command::Bench(args) => runtime().and_then(|rt| rt.block_on(bench::run(args))).map(|()| ExitCode::SUCCESS),
     };
     // Said the way clap says a bad argument: the sentence, then exit code 2.

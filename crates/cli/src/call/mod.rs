@@ -15,7 +15,7 @@
 //! direction.
 
 mod answer;
-mod transport;
+pub mod transport;
 
 use answer::{Person, Reply};
 use clap::Args;

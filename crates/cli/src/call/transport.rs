@@ -13,6 +13,7 @@ use tokio::process::{Child, ChildStdin, ChildStdout};
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A server process and the two ends of its stdio.
+#[derive(Debug)]
 pub struct Piped {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -20,6 +21,7 @@ pub struct Piped {
 }
 
 /// A connection to the server.
+#[derive(Debug)]
 pub enum Transport {
     /// HTTP to one URL, or to several in turn.
     Http { client: reqwest::Client, urls: Vec<String>, next: usize, token: Option<String> },
@@ -61,11 +63,16 @@ impl Transport {
 
     /// Sends one request and returns its response.
     pub async fn send(&mut self, message: &Value) -> Result<Value, String> {
+        self.send_as(message, None).await
+    }
+
+    /// [`Transport::send`] with another bearer token than the transport's own (HTTP).
+    pub async fn send_as(&mut self, message: &Value, bearer: Option<&str>) -> Result<Value, String> {
         match self {
             Transport::Http { client, urls, next, token } => {
                 let url = urls[*next % urls.len()].clone();
                 *next += 1;
-                post(client, &url, token.as_deref(), message).await
+                post(client, &url, bearer.or(token.as_deref()), message).await
             }
             Transport::Stdio(piped) => {
                 let Piped { stdin, stdout, .. } = &mut **piped;

@@ -40,7 +40,13 @@ pub enum Answered {
 impl Answered {
     /// Reads a delivery.
     pub fn of(delivery: &Delivery) -> Answered {
-        let Some(response) = &delivery.response else {
+        Answered::of_response(delivery.response.as_ref())
+    }
+
+    /// Reads a response line (`None` when nothing came back): a simulated replica's or a real
+    /// server's.
+    pub fn of_response(response: Option<&Value>) -> Answered {
+        let Some(response) = response else {
             return Answered::NoResponse;
         };
         if let Some(error) = response.get("error") {

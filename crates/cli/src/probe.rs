@@ -1,0 +1,209 @@
+//! `mrtr probe`: the lab's attacks on any MCP server's `requestState`, from the terminal.
+//!
+//! ```text
+//! mrtr probe http://127.0.0.1:3077/mcp --token bob-token --second-token alice-token
+//! mrtr probe http://127.0.0.1:3077/mcp --call 'tools/call deploy {"env":"staging"}' --json
+//! mrtr probe -- mrtr serve --signing off          # a stdio server it starts
+//! ```
+//!
+//! Each attack (`mrtr_probe::BATTERY`, the lab's moves) runs on a fresh flow: the call that
+//! asks, then the attack's lines. The report says, for each, whether the server refused it,
+//! let it through (a finding, graded MUST, SHOULD or note by the MRTR page's words), or could
+//! not be tested. Any MUST finding, or an honest retry that does not complete, exits 1.
+
+use crate::call::transport::Transport;
+use clap::Args;
+use mrtr_probe::{Flow, Tokens, Verdict, BATTERY};
+use serde_json::{json, Value};
+use std::process::ExitCode;
+
+/// Tries the lab's attacks on a server's tickets and reports what got through.
+#[derive(Debug, Args)]
+pub struct ProbeArgs {
+    /// The server's URL.
+    #[arg(value_name = "URL")]
+    url: Option<String>,
+    /// The call that starts a flow: METHOD NAME ARGUMENTS, e.g. 'tools/call deploy {"env":"staging"}'.
+    /// Without it, the first tool that asks for input, found by calling each.
+    #[arg(long)]
+    call: Option<String>,
+    /// The bearer token the probe's flows are started with.
+    #[arg(long)]
+    token: Option<String>,
+    /// Another principal's token, for presenting the first's ticket.
+    #[arg(long)]
+    second_token: Option<String>,
+    /// Print the results as JSON.
+    #[arg(long)]
+    json: bool,
+    /// A stdio server to start and probe, after `--`.
+    #[arg(last = true, value_name = "COMMAND")]
+    command: Vec<String>,
+}
+
+/// `METHOD NAME ARGUMENTS` as a flow.
+fn flow_of(call: &str) -> Result<Flow, String> {
+    let mut words = call.splitn(3, ' ');
+    let (Some(method), Some(name)) = (words.next(), words.next()) else {
+        return Err(format!("--call takes METHOD NAME ARGUMENTS, not '{call}'"));
+    };
+    let arguments: Value = match words.next() {
+        Some(text) => serde_json::from_str(text).map_err(|e| format!("--call: the arguments are not JSON: {e}"))?,
+        None => json!({}),
+    };
+    let key = if method == "resources/read" { "uri" } else { "name" };
+    let mut params = json!({ key: name });
+    if method != "resources/read" {
+        params["arguments"] = arguments;
+    }
+    Ok(Flow { method: method.to_owned(), params })
+}
+
+/// Arguments that fit a tool's input schema: each required field its first choice, a true,
+/// its minimum or 1, or a word.
+fn arguments_for(schema: &Value) -> Value {
+    let required: Vec<&str> =
+        schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let mut arguments = serde_json::Map::new();
+    for (name, field) in properties.into_iter().flatten().filter(|(name, _)| required.contains(&name.as_str())) {
+        let value = match (field.get("enum").and_then(|e| e.get(0)), field.get("type").and_then(Value::as_str)) {
+            (Some(first), _) => first.clone(),
+            (None, Some("boolean")) => true.into(),
+            (None, Some("integer" | "number")) => field.get("minimum").cloned().unwrap_or_else(|| 1.into()),
+            _ => "probe".into(),
+        };
+        arguments.insert(name.clone(), value);
+    }
+    arguments.into()
+}
+
+/// The first tool that answers `input_required`.
+async fn find_flow(transport: &mut Transport, token: Option<&str>) -> Result<Flow, String> {
+    let mut client = mrtr_sim::client::Client::new("", mrtr_sim::protocol::Capabilities::ALL);
+    let listed = transport.send_as(&client.request("tools/list", json!({})), token).await?;
+    let tools = listed.pointer("/result/tools").and_then(Value::as_array).cloned().unwrap_or_default();
+    for tool in tools {
+        let Some(name) = tool.get("name").and_then(Value::as_str) else { continue };
+        let flow = Flow {
+            method: "tools/call".into(),
+            params: json!({"name": name, "arguments": arguments_for(tool.get("inputSchema").unwrap_or(&Value::Null))}),
+        };
+        let reply = transport.send_as(&client.request(&flow.method, flow.params.clone()), token).await?;
+        if reply.pointer("/result/resultType").and_then(Value::as_str) == Some("input_required") {
+            return Ok(flow);
+        }
+    }
+    Err("no tool asked for input: give the call that does with --call".into())
+}
+
+/// Runs the battery and prints the report; exits 1 on a MUST finding or a flow that does not
+/// complete honestly.
+pub async fn run(args: ProbeArgs) -> Result<ExitCode, String> {
+    let mut transport = match (&args.url, args.command.is_empty()) {
+        (Some(url), true) => Transport::http(vec![url.clone()], None)?,
+        (None, false) => Transport::stdio(&args.command)?,
+        _ => return Err("give a server: a URL, or -- COMMAND for a stdio server".into()),
+    };
+    // Over stdio there is no bearer token: the server decides who speaks, so another
+    // principal cannot be presented.
+    let second = if args.command.is_empty() { args.second_token.clone() } else { None };
+    let tokens = Tokens { first: args.token.clone(), second };
+    let flow = match &args.call {
+        Some(call) => flow_of(call)?,
+        None => find_flow(&mut transport, tokens.first.as_deref()).await?,
+    };
+    let mut results = Vec::new();
+    for attack in BATTERY {
+        let mut run = attack.begin(&flow, &tokens);
+        let first = transport.send_as(&run.first.message, run.first.bearer.as_deref()).await;
+        let verdict = match first {
+            Err(why) => Verdict::Inconclusive { why },
+            Ok(asked) => match attack.attempts(&mut run, &asked, &tokens) {
+                Err(verdict) => verdict,
+                Ok(sends) => {
+                    let mut replies = Vec::new();
+                    for send in sends {
+                        replies.push(transport.send_as(&send.message, send.bearer.as_deref()).await.ok());
+                    }
+                    attack.judge(&replies)
+                }
+            },
+        };
+        results.push((attack, verdict));
+    }
+    transport.close().await;
+    let honest_completed = results.first().is_some_and(|(_, v)| *v == Verdict::Completed);
+    if args.json {
+        let rows: Vec<Value> = results
+            .iter()
+            .map(|(attack, verdict)| json!({"attack": attack.by.id(), "title": attack.by.title(), "result": verdict}))
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({"call": flow.params, "method": flow.method, "results": rows}))
+                .unwrap_or_default()
+        );
+    } else {
+        report(&flow, &results);
+    }
+    let must = results.iter().any(|(_, v)| v.breaks_a_must());
+    Ok(if must || !honest_completed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn report(flow: &Flow, results: &[(&mrtr_probe::Attack, Verdict)]) {
+    println!("probe: {} {}", flow.method, flow.params);
+    let (mut passed, mut findings, mut musts, mut untested, mut unclear) = (0, 0, 0, 0, 0);
+    for (attack, verdict) in results {
+        let (mark, what) = match verdict {
+            Verdict::Completed => ("✓", "completed: the flow works".to_owned()),
+            Verdict::Passed { answered } => {
+                passed += 1;
+                ("✓", answered.clone())
+            }
+            Verdict::Finding { grade, spec, answered } => {
+                findings += 1;
+                musts += usize::from(*grade == mrtr_probe::Grade::Must);
+                let grade = format!("{grade:?}").to_uppercase();
+                ("✗", format!("{grade}: {answered}\n{:>24}“{spec}”", ""))
+            }
+            Verdict::NotTested { why } => {
+                untested += 1;
+                ("·", format!("not tested: {why}"))
+            }
+            Verdict::Inconclusive { why } => {
+                unclear += 1;
+                ("?", format!("inconclusive: {why}"))
+            }
+        };
+        println!("  {mark} {:<18} {}", attack.by.id(), what);
+    }
+    println!(
+        "probe: {passed} refused, {findings} got through ({musts} MUST), {untested} not tested, {unclear} inconclusive"
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_reads_as_method_name_and_arguments() {
+        let flow = flow_of(r#"tools/call deploy {"env": "staging"}"#).expect("a flow");
+        assert_eq!(
+            (flow.method.as_str(), flow.params),
+            ("tools/call", json!({"name": "deploy", "arguments": {"env": "staging"}}))
+        );
+        assert_eq!(flow_of("resources/read lab://report").expect("a flow").params, json!({"uri": "lab://report"}));
+        assert!(flow_of("tools/call").is_err());
+        assert!(flow_of("tools/call deploy {").is_err());
+    }
+
+    #[test]
+    fn arguments_fit_the_required_fields() {
+        let schema = json!({"type": "object", "required": ["env", "n", "ok"], "properties": {
+            "env": {"type": "string", "enum": ["staging", "prod"]}, "n": {"type": "integer", "minimum": 3},
+            "ok": {"type": "boolean"}, "note": {"type": "string"}}});
+        assert_eq!(arguments_for(&schema), json!({"env": "staging", "n": 3, "ok": true}));
+    }
+}
