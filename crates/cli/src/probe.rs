@@ -41,24 +41,6 @@ pub struct ProbeArgs {
     command: Vec<String>,
 }
 
-/// `METHOD NAME ARGUMENTS` as a flow.
-fn flow_of(call: &str) -> Result<Flow, String> {
-    let mut words = call.splitn(3, ' ');
-    let (Some(method), Some(name)) = (words.next(), words.next()) else {
-        return Err(format!("--call takes METHOD NAME ARGUMENTS, not '{call}'"));
-    };
-    let arguments: Value = match words.next() {
-        Some(text) => serde_json::from_str(text).map_err(|e| format!("--call: the arguments are not JSON: {e}"))?,
-        None => json!({}),
-    };
-    let key = if method == "resources/read" { "uri" } else { "name" };
-    let mut params = json!({ key: name });
-    if method != "resources/read" {
-        params["arguments"] = arguments;
-    }
-    Ok(Flow { method: method.to_owned(), params })
-}
-
 /// Arguments that fit a tool's input schema: each required field its first choice, a true,
 /// its minimum or 1, or a word.
 fn arguments_for(schema: &Value) -> Value {
@@ -110,7 +92,7 @@ pub async fn run(args: ProbeArgs) -> Result<ExitCode, String> {
     let second = if args.command.is_empty() { args.second_token.clone() } else { None };
     let tokens = Tokens { first: args.token.clone(), second };
     let flow = match &args.call {
-        Some(call) => flow_of(call)?,
+        Some(call) => Flow::parse(call).map_err(|e| format!("--call: {e}"))?,
         None => find_flow(&mut transport, tokens.first.as_deref()).await?,
     };
     let mut results = Vec::new();
@@ -186,18 +168,6 @@ fn report(flow: &Flow, results: &[(&mrtr_probe::Attack, Verdict)]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_call_reads_as_method_name_and_arguments() {
-        let flow = flow_of(r#"tools/call deploy {"env": "staging"}"#).expect("a flow");
-        assert_eq!(
-            (flow.method.as_str(), flow.params),
-            ("tools/call", json!({"name": "deploy", "arguments": {"env": "staging"}}))
-        );
-        assert_eq!(flow_of("resources/read lab://report").expect("a flow").params, json!({"uri": "lab://report"}));
-        assert!(flow_of("tools/call").is_err());
-        assert!(flow_of("tools/call deploy {").is_err());
-    }
 
     #[test]
     fn arguments_fit_the_required_fields() {

@@ -103,6 +103,34 @@ pub struct Flow {
     pub params: Value,
 }
 
+impl Flow {
+    /// `METHOD NAME ARGUMENTS` as a flow: `tools/call deploy {"env":"staging"}`,
+    /// `resources/read lab://report`.
+    ///
+    /// ```
+    /// let flow = mrtr_probe::Flow::parse(r#"tools/call deploy {"env": "staging"}"#).unwrap();
+    /// assert_eq!(flow.params, serde_json::json!({"name": "deploy", "arguments": {"env": "staging"}}));
+    /// ```
+    pub fn parse(call: &str) -> Result<Flow, String> {
+        let mut words = call.trim().splitn(3, ' ');
+        let (Some(method), Some(name)) = (words.next(), words.next()) else {
+            return Err(format!("a call is METHOD NAME ARGUMENTS, not '{call}'"));
+        };
+        let arguments: Value = match words.next() {
+            Some(text) => serde_json::from_str(text).map_err(|e| format!("the arguments are not JSON: {e}"))?,
+            None => Value::Object(Map::new()),
+        };
+        let mut params = Map::new();
+        if method == "resources/read" {
+            params.insert("uri".into(), name.into());
+        } else {
+            params.insert("name".into(), name.into());
+            params.insert("arguments".into(), arguments);
+        }
+        Ok(Flow { method: method.to_owned(), params: params.into() })
+    }
+}
+
 /// The bearer tokens of one principal, and of another for the principal attack.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tokens {
@@ -244,5 +272,33 @@ impl Attack {
             (_, Answered::NoResponse) => Verdict::Inconclusive { why: "no response".into() },
             _ => Verdict::Passed { answered: words },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_call_reads_as_method_name_and_arguments() {
+        let flow = Flow::parse(r#"tools/call deploy {"env": "staging"}"#).expect("a flow");
+        assert_eq!(flow.method, "tools/call");
+        assert_eq!(flow.params, json!({"name": "deploy", "arguments": {"env": "staging"}}));
+        assert_eq!(Flow::parse("resources/read lab://report").expect("a flow").params, json!({"uri": "lab://report"}));
+        assert!(Flow::parse("tools/call").is_err());
+        assert!(Flow::parse("tools/call deploy {").is_err());
+    }
+
+    #[test]
+    fn the_honest_retry_decides_whether_anything_can_be_concluded() {
+        let honest = BATTERY[0];
+        let done = json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "content": []}});
+        assert_eq!(honest.judge(&[Some(done)]), Verdict::Completed);
+        let refused = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "no"}});
+        assert!(matches!(honest.judge(&[Some(refused.clone())]), Verdict::Inconclusive { .. }));
+        let tamper = BATTERY[1];
+        assert!(matches!(tamper.judge(&[Some(refused)]), Verdict::Passed { .. }));
+        assert!(matches!(tamper.judge(&[None]), Verdict::Inconclusive { .. }));
     }
 }
