@@ -14,6 +14,7 @@ use crate::components::{
     ledger::ledger_panel,
     moves::moves,
     picker::picker,
+    probe::ProbePanel,
     quiz::Quiz,
     request::request_writer,
     sequence::sequence_panel,
@@ -215,6 +216,9 @@ pub fn lab_view(props: &Props) -> Html {
                     }
                     <Challenges lab={later} send={send.clone()} host={host.clone()} />
                     <Quiz send={send.clone()} host={host.clone()} />
+                    if host.owns_document {
+                        <ProbePanel host={host.clone()} />
+                    }
                 </div>
             }
         </>

@@ -1,5 +1,6 @@
 //! The conformance suite's fixtures, played as the suite plays them: each tool asks in the
 //! way its scenario checks, and a retry with the suite's answers completes.
+#![cfg(feature = "conformance")]
 
 use mrtr_sim::cluster::LAB_KEY;
 use mrtr_sim::ledger::Ledger;

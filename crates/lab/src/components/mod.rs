@@ -14,6 +14,7 @@ pub mod intro;
 pub mod ledger;
 pub mod moves;
 pub mod picker;
+pub mod probe;
 pub mod quiz;
 pub mod region;
 pub mod request;

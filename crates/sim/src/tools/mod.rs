@@ -3,6 +3,7 @@
 //! A body takes its arguments, the [`Round`] and the [`Effects`] it may cause, and returns a
 //! [`Step`]. It runs again from the top in every round.
 
+#[cfg(feature = "conformance")]
 pub mod conformance;
 mod deploy;
 mod greedy;
@@ -97,7 +98,8 @@ pub enum ToolSet {
     /// The lab's: deploy, expenses, tickets, vouchers, seats, … (and its prompt).
     #[default]
     Lab,
-    /// The official conformance suite's fixtures ([`conformance`]).
+    /// The official conformance suite's fixtures (`conformance`, with the feature of that
+    /// name; without it, none).
     Conformance,
 }
 
@@ -106,7 +108,10 @@ impl ToolSet {
     pub fn tools(self) -> &'static [Tool] {
         match self {
             ToolSet::Lab => TOOLS,
+            #[cfg(feature = "conformance")]
             ToolSet::Conformance => conformance::TOOLS,
+            #[cfg(not(feature = "conformance"))]
+            ToolSet::Conformance => &[],
         }
     }
 
@@ -114,7 +119,10 @@ impl ToolSet {
     pub fn prompts(self) -> &'static [prompts::Prompt] {
         match self {
             ToolSet::Lab => prompts::PROMPTS,
+            #[cfg(feature = "conformance")]
             ToolSet::Conformance => conformance::PROMPTS,
+            #[cfg(not(feature = "conformance"))]
+            ToolSet::Conformance => &[],
         }
     }
 

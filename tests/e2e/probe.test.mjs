@@ -1,0 +1,57 @@
+// "Test your server": the lab page sends the probe's battery with fetch to a real `mrtr serve
+// --http` on this machine (CORS allows loopback pages), and reports what got through.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { axeViolations, equal, noProblems, ok } from "./assert.mjs";
+
+/** Starts `mrtr serve --http 127.0.0.1:0 ARGS…` and resolves with its URL and a stop(). */
+function serve(root, args) {
+  return new Promise((resolve, reject) => {
+    const server = spawn(join(root, "target/debug/mrtr"), ["serve", "--http", "127.0.0.1:0", "--quiet", ...args], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let said = "";
+    server.stderr.on("data", (chunk) => {
+      said += chunk;
+      const url = said.match(/http:\/\/127\.0\.0\.1:\d+\/mcp/)?.[0];
+      if (url) resolve({ url, stop: () => server.kill() });
+    });
+    server.once("error", reject);
+    server.once("exit", (code) => reject(new Error(`mrtr serve exited with ${code}: ${said}`)));
+  });
+}
+
+async function test(page, url) {
+  const panel = page.getByRole("region", { name: "Test your server" });
+  await panel.getByLabel("Server").fill(url);
+  await panel.getByRole("button", { name: "Test the server" }).click();
+  await panel.locator(".probe-summary").waitFor({ timeout: 60000 });
+  return panel;
+}
+
+export const tests = {
+  async "the lab page tests a real server with the lab's attacks, and names what got through"(ctx) {
+    const safe = await serve(ctx.root, []);
+    const careless = await serve(ctx.root, ["--signing", "off", "--record", "off"]);
+    try {
+      const page = await ctx.openPage("#probe-title");
+      let panel = await test(page, safe.url);
+      equal(await panel.locator(".probe-summary").textContent(), "11 refused, 0 got through (0 MUST), 1 not tested or inconclusive.");
+      ok((await panel.textContent()).includes("alice replays bob's ticket: refused: -32602 Invalid requestState: issued to a different principal"));
+      panel = await test(page, careless.url);
+      const summary = await panel.locator(".probe-summary").textContent();
+      ok(summary.includes("4 got through (2 MUST)"), summary);
+      const failing = await panel.locator('li[data-state="fail"] strong').allTextContents();
+      equal(failing, ["Tamper: edit the payload", "Re-sign with another key", "Re-encode the ticket", "Send the honest retry twice"]);
+      ok((await panel.locator("blockquote").first().textContent()).includes("servers MUST protect its integrity"));
+      await ctx.screenshot(page, "probe-page");
+      await panel.screenshot({ path: join(ctx.root, "target/screenshots/probe-panel.png") });
+      equal(await axeViolations(page, ctx.root), [], "axe");
+      noProblems(page);
+      await page.context().close();
+    } finally {
+      safe.stop();
+      careless.stop();
+    }
+  },
+};
