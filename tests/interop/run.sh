@@ -3,7 +3,11 @@
 # 1. its client (tests/interop/sdk-client.mjs) completes every lab tool against
 #    `mrtr serve --http`;
 # 2. `mrtr call` completes a round trip against its server with its own requestState codec
-#    (tests/interop/sdk-server.mjs).
+#    (tests/interop/sdk-server.mjs);
+# 3. `mrtr probe` reports what that codec binds and what it does not: it refuses every edit
+#    of its state, and (as its documentation says: no principal, request or single-use
+#    binding of its own) lets through another principal, another request, a replay and
+#    answers that come without state. Findings about the SDK, not failures of ours.
 #
 #   bash tests/interop/run.sh            (after `cargo build -p mrtr`; scripts/test.sh runs it)
 set -uo pipefail
@@ -40,6 +44,19 @@ start_server "$OUT/sdk-server.log" node tests/interop/sdk-server.mjs 0 || exit 1
 check "mrtr call completes a round trip against an SDK v2 server" "$OUT/mrtr-call.log" \
   "$MRTR" call "$URL" deploy '{"env":"prod"}'
 grep -q '^# deploy: complete' "$OUT/mrtr-call.log" || { failed=$((failed + 1)); echo "FAIL the call did not complete"; }
+
+"$MRTR" probe "$URL" --call 'tools/call deploy {"env":"prod"}' --token bob-token --second-token alice-token --json \
+  >"$OUT/probe.json" 2>"$OUT/probe.log"
+check "mrtr probe reads the SDK v2 codec's bindings" "$OUT/probe-check.log" python3 - "$OUT/probe.json" <<'PY'
+import json, sys
+results = {r["attack"]: r["result"] for r in json.load(open(sys.argv[1]))["results"]}
+through = sorted(a for a, r in results.items() if r["verdict"] == "finding")
+want = sorted(["other-principal", "other-arguments", "send-twice", "prefill-answer", "drop-ticket"])
+assert results["honest"]["verdict"] == "completed", results["honest"]
+assert through == want, through
+assert all(results[a]["verdict"] == "passed" for a in ["tamper-byte", "edit-payload", "resign", "hello", "re-encode"])
+print("the SDK codec refuses every edit; it binds no principal, request or single use")
+PY
 
 echo "interop: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
