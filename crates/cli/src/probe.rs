@@ -41,22 +41,18 @@ pub struct ProbeArgs {
     command: Vec<String>,
 }
 
-/// Arguments that fit a tool's input schema: each required field its first choice, a true,
-/// its minimum or 1, or a word.
+/// Arguments that fit a tool's input schema: each required field filled as the lab's person
+/// fills a form.
 fn arguments_for(schema: &Value) -> Value {
     let required: Vec<&str> =
         schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
     let properties = schema.get("properties").and_then(Value::as_object);
-    let mut arguments = serde_json::Map::new();
-    for (name, field) in properties.into_iter().flatten().filter(|(name, _)| required.contains(&name.as_str())) {
-        let value = match (field.get("enum").and_then(|e| e.get(0)), field.get("type").and_then(Value::as_str)) {
-            (Some(first), _) => first.clone(),
-            (None, Some("boolean")) => true.into(),
-            (None, Some("integer" | "number")) => field.get("minimum").cloned().unwrap_or_else(|| 1.into()),
-            _ => "probe".into(),
-        };
-        arguments.insert(name.clone(), value);
-    }
+    let arguments: serde_json::Map<String, Value> = properties
+        .into_iter()
+        .flatten()
+        .filter(|(name, _)| required.contains(&name.as_str()))
+        .map(|(name, field)| (name.clone(), mrtr_sim::person::fill(field, true)))
+        .collect();
     arguments.into()
 }
 

@@ -77,13 +77,27 @@ impl Person {
     }
 }
 
-fn fill(schema: &Value, yes: bool) -> Value {
-    if let Some(first) = schema.get("enum").and_then(|e| e.get(0)) {
-        return first.clone();
+/// A value for one field of a form (or of a tool's arguments) as a person fills it: `yes` or
+/// no for a boolean, else the field's default, its first choice, its minimum (or 1) for a
+/// number, a name for text. The lab's person, `mrtr call` and `mrtr probe` fill fields so.
+///
+/// ```
+/// use mrtr_sim::person::fill;
+/// use serde_json::json;
+/// assert_eq!(fill(&json!({"type": "boolean"}), false), json!(false));
+/// assert_eq!(fill(&json!({"type": "string", "enum": ["prod", "staging"]}), true), json!("prod"));
+/// assert_eq!(fill(&json!({"type": "integer", "minimum": 3}), true), json!(3));
+/// ```
+pub fn fill(schema: &Value, yes: bool) -> Value {
+    let kind = schema.get("type").and_then(Value::as_str);
+    if kind == Some("boolean") {
+        return Value::Bool(yes);
     }
-    match schema.get("type").and_then(Value::as_str) {
-        Some("boolean") => Value::Bool(yes),
-        Some("number" | "integer") => json!(1),
+    if let Some(given) = schema.get("default").or_else(|| schema.get("enum").and_then(|e| e.get(0))) {
+        return given.clone();
+    }
+    match kind {
+        Some("number" | "integer") => schema.get("minimum").cloned().unwrap_or_else(|| json!(1)),
         _ => json!("Aurora"),
     }
 }

@@ -79,15 +79,10 @@ impl Person {
         }
     }
 
-    /// A value for one form field: what the terminal says, or the field's first sensible value.
+    /// A value for one form field: what the terminal says, or what the lab's person would fill.
     fn field(&self, name: &str, schema: &Value) -> Value {
         let kind = schema.get("type").and_then(Value::as_str).unwrap_or("string");
-        let first = schema.get("enum").and_then(|e| e.get(0)).cloned();
-        let default = schema.get("default").cloned().or(first).unwrap_or_else(|| match kind {
-            "boolean" => true.into(),
-            "number" | "integer" => schema.get("minimum").cloned().unwrap_or_else(|| 1.into()),
-            _ => "yes".into(),
-        });
+        let default = mrtr_sim::person::fill(schema, true);
         if !self.at_terminal {
             return default;
         }
