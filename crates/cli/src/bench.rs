@@ -9,11 +9,13 @@
 //! mrtr bench --instant                  # the generator's own ceiling: a server that answers at once
 //! ```
 
-use crate::call::meta;
+use crate::call::transport::Transport;
 use axum::routing::post;
 use clap::Args;
-use serde_json::{json, Value};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use mrtr_sim::client::Client as HonestClient;
+use mrtr_sim::person::{Person, Reply};
+use mrtr_sim::protocol::Capabilities;
+use serde_json::{json, Map, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -49,57 +51,24 @@ pub struct BenchArgs {
     label: String,
 }
 
-/// One round trip: the call and its retry. `Err` says what went wrong.
-async fn round_trip(
-    client: &reqwest::Client,
-    urls: &[String],
-    turn: usize,
-    params: &Value,
-    token: &str,
-    ids: &AtomicUsize,
-) -> Result<(), String> {
-    let send = |url: &str, params: Value| {
-        let id = ids.fetch_add(1, Ordering::Relaxed);
-        let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
-        let name = message["params"]["name"].as_str().unwrap_or_default().to_owned();
-        client
-            .post(url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-protocol-version", mrtr_sim::protocol::PROTOCOL_VERSION)
-            .header("mcp-method", "tools/call")
-            .header("mcp-name", name)
-            .bearer_auth(token)
-            .body(message.to_string())
-            .send()
-    };
-    let first: Value = send(&urls[turn % urls.len()], params.clone())
-        .await
-        .map_err(|e| e.to_string())?
-        .json()
-        .await
-        .map_err(|e| e.to_string())?;
-    let result = &first["result"];
+/// One round trip: the call and its retry, as the lab's honest client and person make them.
+/// `Err` says what went wrong.
+async fn round_trip(transport: &mut Transport, honest: &mut HonestClient, params: &Value) -> Result<(), String> {
+    let first = honest.request("tools/call", params.clone());
+    let asked = transport.send(&first).await?;
+    let result = &asked["result"];
     if result["resultType"] != "input_required" {
-        return Err(format!("the call did not ask: {first}"));
+        return Err(format!("the call did not ask: {asked}"));
     }
-    let mut retry = params.clone();
-    let answers: serde_json::Map<String, Value> = result["inputRequests"]
+    let person = Person { reply: Reply::Accept, think_ms: 0 };
+    let answers: Map<String, Value> = result["inputRequests"]
         .as_object()
         .into_iter()
         .flatten()
-        .map(|(key, _)| (key.clone(), json!({"action": "accept", "content": {"confirm": true}})))
+        .filter_map(|(key, request)| Some((key.clone(), person.answer(request)?)))
         .collect();
-    retry["inputResponses"] = answers.into();
-    if let Some(state) = result.get("requestState") {
-        retry["requestState"] = state.clone();
-    }
-    let done: Value = send(&urls[(turn + 1) % urls.len()], retry)
-        .await
-        .map_err(|e| e.to_string())?
-        .json()
-        .await
-        .map_err(|e| e.to_string())?;
+    let retry = honest.retry(&first, answers, result.get("requestState").and_then(Value::as_str));
+    let done = transport.send(&retry).await?;
     match done["result"]["resultType"].as_str() {
         Some("input_required") => Err(format!("the retry was asked again: {done}")),
         _ if done.get("error").is_some() => Err(format!("the retry failed: {done}")),
@@ -140,33 +109,25 @@ pub async fn run(args: BenchArgs) -> Result<(), String> {
         return Err("give a server: a URL, --url (repeat it for replicas), or --instant".into());
     }
     let arguments: Value = serde_json::from_str(&args.arguments).map_err(|e| format!("--arguments: {e}"))?;
-    let mut params = json!({"name": args.tool, "arguments": arguments});
-    params["_meta"] = meta();
-    let client = reqwest::Client::builder()
-        .pool_max_idle_per_host(args.clients)
-        .timeout(Duration::from_secs(30))
-        .build()
-        .map_err(|e| e.to_string())?;
-    let (urls, params, token) = (Arc::new(urls), Arc::new(params), Arc::new(args.token.clone()));
-    let ids = Arc::new(AtomicUsize::new(0));
+    let params = Arc::new(json!({"name": args.tool, "arguments": arguments}));
     let until = Instant::now() + Duration::from_secs(args.seconds);
     let mut workers = Vec::new();
-    for worker in 0..args.clients {
-        let (client, urls, params, token, ids) =
-            (client.clone(), urls.clone(), params.clone(), token.clone(), ids.clone());
+    for _ in 0..args.clients {
+        // Each client with its own connection, taking turns over the replicas as mrtr call does.
+        let mut transport = Transport::http(urls.clone(), Some(args.token.clone()))?;
+        let mut honest = HonestClient::new(&args.token, Capabilities::ALL);
+        let params = params.clone();
         workers.push(tokio::spawn(async move {
             let (mut latencies, mut errors, mut first_error) = (Vec::new(), 0usize, None);
-            let mut turn = worker;
             while Instant::now() < until {
                 let started = Instant::now();
-                match round_trip(&client, &urls, turn, &params, &token, &ids).await {
+                match round_trip(&mut transport, &mut honest, &params).await {
                     Ok(()) => latencies.push(started.elapsed()),
                     Err(why) => {
                         errors += 1;
                         first_error.get_or_insert(why);
                     }
                 }
-                turn += 1;
             }
             (latencies, errors, first_error)
         }));

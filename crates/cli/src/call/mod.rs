@@ -19,7 +19,8 @@ pub mod transport;
 
 use answer::{Person, Reply};
 use clap::Args;
-use mrtr_sim::protocol::{META_CAPABILITIES, META_CLIENT_INFO, META_VERSION, PROTOCOL_VERSION};
+use mrtr_sim::client::Client as HonestClient;
+use mrtr_sim::protocol::Capabilities;
 use serde_json::{json, Map, Value};
 use std::process::ExitCode;
 use transport::Transport;
@@ -63,44 +64,36 @@ enum Ended {
     GaveUp,
 }
 
-/// The client: a transport, the ids it has used, and the person.
+/// The client: a transport, the lab's honest client (ids, the `_meta` envelope, the retry),
+/// and the person.
 struct Client {
     transport: Transport,
-    next_id: u64,
+    honest: HonestClient,
     person: Person,
 }
 
-/// `_meta` as this client sends it: 2026-07-28, who it is, and that it can answer every kind
-/// of input request.
-pub fn meta() -> Value {
-    json!({
-        META_VERSION: PROTOCOL_VERSION,
-        META_CLIENT_INFO: {"name": "mrtr-call", "version": env!("CARGO_PKG_VERSION")},
-        META_CAPABILITIES: {"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}},
-    })
-}
-
 impl Client {
-    /// Sends one request with a fresh id and returns the response.
-    async fn request(&mut self, method: &str, mut params: Map<String, Value>) -> Result<Value, String> {
-        params.insert("_meta".into(), meta());
-        let id = self.next_id;
-        self.next_id += 1;
-        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    /// Sends one request and returns the response, printing both.
+    async fn send(&mut self, message: &Value) -> Result<Value, String> {
         let to = self.transport.name();
         println!("C->S {to} {message}");
-        let response = self.transport.send(&message).await?;
+        let response = self.transport.send(message).await?;
         println!("S->C {to} {response}");
         Ok(response)
     }
 
+    /// Sends a first request with a fresh id and the envelope.
+    async fn request(&mut self, method: &str, params: Value) -> Result<Value, String> {
+        let message = self.honest.request(method, params);
+        self.send(&message).await
+    }
+
     /// Calls `tool` and answers every round, up to `rounds`.
     async fn call(&mut self, tool: &str, arguments: Value, rounds: usize) -> Ended {
-        let mut params = Map::new();
-        params.insert("name".into(), tool.into());
-        params.insert("arguments".into(), arguments);
+        let first = self.honest.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        let mut message = first.clone();
         for round in 0..=rounds {
-            let response = match self.request("tools/call", params.clone()).await {
+            let response = match self.send(&message).await {
                 Ok(response) => response,
                 Err(why) => return Ended::Failed(why),
             };
@@ -120,12 +113,9 @@ impl Client {
                 .iter()
                 .filter_map(|(key, request)| Some((key.clone(), self.person.answer(key, request)?)))
                 .collect();
-            params.insert("inputResponses".into(), answers.into());
-            // Echoed byte for byte; none when none came.
-            match result.get("requestState") {
-                Some(state) => params.insert("requestState".into(), state.clone()),
-                None => params.remove("requestState"),
-            };
+            // A new id, the answers, the ticket byte for byte (none when none came).
+            let ticket = result.get("requestState").and_then(Value::as_str);
+            message = self.honest.retry(&first, answers, ticket);
         }
         Ended::GaveUp
     }
@@ -146,7 +136,8 @@ pub async fn run(args: CallArgs) -> Result<ExitCode, String> {
     } else {
         Transport::stdio(&args.command)?
     };
-    let mut client = Client { transport, next_id: 0, person: Person::new(args.reply) };
+    let honest = HonestClient::new(args.token.as_deref().unwrap_or_default(), Capabilities::ALL);
+    let mut client = Client { transport, honest, person: Person::new(args.reply) };
     let outcome = calls(&mut client, &args, &words).await;
     client.transport.close().await;
     match outcome {
@@ -158,9 +149,9 @@ pub async fn run(args: CallArgs) -> Result<ExitCode, String> {
 
 /// The calls `args` ask for; `Ok(false)` when one did not complete.
 async fn calls(client: &mut Client, args: &CallArgs, words: &[String]) -> Result<bool, String> {
-    client.request("server/discover", Map::new()).await?;
+    client.request("server/discover", json!({})).await?;
     let tools: Vec<(String, Value)> = if args.all {
-        let listed = client.request("tools/list", Map::new()).await?;
+        let listed = client.request("tools/list", json!({})).await?;
         listed
             .pointer("/result/tools")
             .and_then(Value::as_array)
