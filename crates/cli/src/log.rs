@@ -1,6 +1,6 @@
 //! What a real server prints on stderr for each line it answers, as `mrtr sim` prints a
 //! scenario: every line in and out with its direction and replica, and under a retry the
-//! checks its ticket went through, each with the values compared.
+//! checks its ticket went through, each with the values compared, and what the tool did.
 
 use crate::service::Exchange;
 use std::io::Write;
@@ -17,6 +17,9 @@ pub fn exchange(out: &mut impl Write, replica: &str, request: &str, exchange: &E
     }
     if let Some(answers) = &exchange.handled.answers {
         let _ = writeln!(out, "{:>12}    {} answers: {}", "", if answers.passed { "✓" } else { "✗" }, answers.detail);
+    }
+    for effect in exchange.effects.entries() {
+        let _ = writeln!(out, "{:>12}    effect: {} ({})", "", effect.what, effect.tool);
     }
     for note in &exchange.handled.notes {
         let _ = writeln!(out, "{:>12}    ({note})", "");

@@ -8,7 +8,6 @@ use mrtr_sim::ledger::Ledger;
 use mrtr_sim::server::{Ctx, Handled, Incoming, Server, StateStore};
 use mrtr_ticket::NonceSource;
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Who a request speaks for when it names no one (no `Authorization` header, or stdio).
@@ -43,26 +42,27 @@ pub struct Exchange {
     pub response: Option<String>,
     /// The ticket checks and the server's notes.
     pub handled: Handled,
+    /// What the tool did (a deploy, a charge): nothing when the request was refused.
+    pub effects: Ledger,
     /// When it was answered, ms.
     pub at_ms: u64,
 }
 
-/// One replica of the lab's server.
+/// One replica of the lab's server. It keeps nothing between requests but its record of used
+/// tickets: the work between rounds travels in the ticket.
 #[derive(Debug)]
 pub struct Service {
     server: Server,
     /// Bearer token → principal.
     tokens: HashMap<String, String>,
     record: Record,
-    /// What the tools did, and the work saved between rounds when the server keeps it.
-    books: Mutex<(Ledger, StateStore)>,
     replica: String,
 }
 
 impl Service {
     /// A replica named `replica` serving `server`, knowing `tokens` (bearer → principal).
     pub fn new(server: Server, tokens: HashMap<String, String>, record: Record, replica: String) -> Service {
-        Service { server, tokens, record, books: Mutex::new((Ledger::default(), StateStore::default())), replica }
+        Service { server, tokens, record, replica }
     }
 
     /// Its name, in the ledger and the log.
@@ -79,32 +79,30 @@ impl Service {
     }
 
     /// Answers one line for `principal`. Never panics on any input: anything wrong is a
-    /// JSON-RPC error in the response.
+    /// JSON-RPC error in the response. Only the record is shared between requests (the memory
+    /// record's lock is held while this one is answered; the Redis record takes none).
     pub fn answer(&self, incoming: &Incoming<'_>, principal: &str) -> Exchange {
         let at_ms = now_ms();
-        let mut books = self.books.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let (ledger, store) = &mut *books;
+        let mut effects = Ledger::default();
+        // The server keeps work in the ticket (StateMode::InTicket): this store stays empty.
+        let mut store = StateStore::default();
         let mut lease = self.record.lease();
         let mut ctx = Ctx {
             principal,
             now_ms: at_ms,
             replica: &self.replica,
             record: lease.record(),
-            ledger,
+            ledger: &mut effects,
             nonces: &mut OsRandom,
-            store,
+            store: &mut store,
         };
         let handled = self.server.handle_incoming(incoming, &mut ctx);
         Exchange {
             principal: principal.to_owned(),
             response: handled.response.as_ref().map(|r| r.to_string()),
             handled,
+            effects,
             at_ms,
         }
-    }
-
-    /// The side effects so far.
-    pub fn ledger(&self) -> Ledger {
-        self.books.lock().unwrap_or_else(std::sync::PoisonError::into_inner).0.clone()
     }
 }

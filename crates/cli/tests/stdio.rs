@@ -22,6 +22,7 @@ fn mrtr_call_runs_a_round_trip_against_a_stdio_server_it_starts() {
     // The server's log on stderr: the checks the ticket went through.
     assert!(stderr.contains("✓ Signature matches"), "{stderr}");
     assert!(stderr.contains("✓ Principal = the caller: minted for bob, presented by bob"), "{stderr}");
+    assert!(stderr.contains("effect: deployed to staging (deploy)"), "{stderr}");
 }
 
 #[test]
