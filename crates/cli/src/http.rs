@@ -21,10 +21,9 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
-use base64::Engine;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use mrtr_sim::jsonrpc::{self, HEADER_MISMATCH, INVALID_REQUEST, PARSE_ERROR};
-use mrtr_sim::protocol::META_VERSION;
+use mrtr_sim::protocol::{read_header_value, META_VERSION};
 use mrtr_sim::server::Incoming;
 use serde_json::Value;
 use std::net::SocketAddr;
@@ -140,8 +139,14 @@ fn json_response(status: StatusCode, body: String) -> Response {
 /// The HTTP status for an answer: what the transports page gives each error.
 fn status_of(response: &Value) -> StatusCode {
     match jsonrpc::error_code(response) {
-        Some(-32601) => StatusCode::NOT_FOUND,
-        Some(-32700 | -32600 | -32020 | -32021 | -32022) => StatusCode::BAD_REQUEST,
+        Some(jsonrpc::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+        Some(
+            PARSE_ERROR
+            | INVALID_REQUEST
+            | HEADER_MISMATCH
+            | jsonrpc::MISSING_CAPABILITY
+            | jsonrpc::UNSUPPORTED_VERSION,
+        ) => StatusCode::BAD_REQUEST,
         _ => StatusCode::OK,
     }
 }
@@ -150,15 +155,7 @@ fn status_of(response: &Value) -> StatusCode {
 fn header_text(headers: &HeaderMap, name: &str) -> Result<Option<String>, String> {
     let Some(value) = headers.get(name) else { return Ok(None) };
     let text = value.to_str().map_err(|_| format!("the {name} header holds characters a header may not"))?;
-    match text.strip_prefix("=?base64?").and_then(|t| t.strip_suffix("?=")) {
-        Some(encoded) => base64::engine::general_purpose::STANDARD
-            .decode(encoded)
-            .ok()
-            .and_then(|bytes| String::from_utf8(bytes).ok())
-            .map(Some)
-            .ok_or_else(|| format!("the {name} header's base64 value does not decode to text")),
-        None => Ok(Some(text.to_owned())),
-    }
+    read_header_value(text).map(Some).ok_or_else(|| format!("the {name} header's base64 value does not decode to text"))
 }
 
 /// Checks the request metadata headers against the body (Server Validation).

@@ -1,5 +1,6 @@
 //! The 2026-07-28 envelope every request carries in `params._meta`, and capabilities.
 
+use base64::Engine;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use serde_json::Value;
@@ -133,9 +134,78 @@ impl Envelope {
     }
 }
 
+/// The marks around a header value written in base64 (the transports page's Value Encoding).
+const BASE64_OPEN: &str = "=?base64?";
+const BASE64_CLOSE: &str = "?=";
+
+/// The headers a client sets on a Streamable HTTP POST carrying `message`: the content type,
+/// what it accepts, and the request metadata (`MCP-Protocol-Version`, `Mcp-Method`, and
+/// `Mcp-Name` for `tools/call`, `prompts/get` and `resources/read`). The bearer token is the
+/// caller's to add.
+///
+/// ```
+/// let message = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "déploy"}});
+/// let headers = mrtr_sim::protocol::http_headers(&message);
+/// assert!(headers.contains(&("mcp-name", "=?base64?ZMOpcGxveQ==?=".to_owned())));
+/// ```
+pub fn http_headers(message: &Value) -> Vec<(&'static str, String)> {
+    let method = message.get("method").and_then(Value::as_str).unwrap_or_default();
+    let version = message.pointer("/params/_meta").and_then(|m| m.get(META_VERSION)).and_then(Value::as_str);
+    let mut headers = vec![
+        ("content-type", "application/json".to_owned()),
+        ("accept", "application/json, text/event-stream".to_owned()),
+        ("mcp-protocol-version", version.unwrap_or(PROTOCOL_VERSION).to_owned()),
+        ("mcp-method", header_value(method)),
+    ];
+    let name = match method {
+        "tools/call" | "prompts/get" => message.pointer("/params/name"),
+        "resources/read" => message.pointer("/params/uri"),
+        _ => None,
+    };
+    if let Some(name) = name.and_then(Value::as_str) {
+        headers.push(("mcp-name", header_value(name)));
+    }
+    headers
+}
+
+/// A header value as the transports page writes it: as it is when it is visible ASCII with no
+/// space at either end, else (or when it looks like the encoded form) `=?base64?…?=`.
+pub fn header_value(text: &str) -> String {
+    let plain = text.bytes().all(|b| (0x20..0x7f).contains(&b))
+        && text.trim() == text
+        && !(text.starts_with(BASE64_OPEN) && text.ends_with(BASE64_CLOSE));
+    match plain {
+        true => text.to_owned(),
+        false => format!("{BASE64_OPEN}{}{BASE64_CLOSE}", base64::engine::general_purpose::STANDARD.encode(text)),
+    }
+}
+
+/// A header value as a server reads it: decoded from `=?base64?…?=`, or as it is; `None` when
+/// the base64 does not decode to text.
+pub fn read_header_value(text: &str) -> Option<String> {
+    match text.strip_prefix(BASE64_OPEN).and_then(|t| t.strip_suffix(BASE64_CLOSE)) {
+        Some(encoded) => String::from_utf8(base64::engine::general_purpose::STANDARD.decode(encoded).ok()?).ok(),
+        None => Some(text.to_owned()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn header_values_are_plain_or_base64_and_read_back() {
+        for (text, written) in [
+            ("deploy", "deploy"),
+            ("déploy", "=?base64?ZMOpcGxveQ==?="),
+            (" padded", "=?base64?IHBhZGRlZA==?="),
+            ("=?base64?x?=", "=?base64?PT9iYXNlNjQ/eD89?="),
+        ] {
+            assert_eq!(header_value(text), written);
+            assert_eq!(read_header_value(written).as_deref(), Some(text));
+        }
+        assert_eq!(read_header_value("=?base64?%%?="), None);
+    }
 
     #[test]
     fn capabilities_read_as_the_spec_says() {

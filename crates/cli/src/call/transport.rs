@@ -2,7 +2,6 @@
 //! metadata headers set, replicas taking turns) or stdio (a server process it starts, one
 //! line each way).
 
-use base64::Engine;
 use serde_json::Value;
 use std::process::Stdio;
 use std::time::Duration;
@@ -111,35 +110,10 @@ impl Transport {
     }
 }
 
-/// A header value as the transports page writes it: as it is when it is plain visible ASCII,
-/// else `=?base64?…?=`.
-fn header_value(text: &str) -> String {
-    let plain = text.bytes().all(|b| (0x20..0x7f).contains(&b))
-        && text.trim() == text
-        && !(text.starts_with("=?base64?") && text.ends_with("?="));
-    if plain {
-        text.to_owned()
-    } else {
-        format!("=?base64?{}?=", base64::engine::general_purpose::STANDARD.encode(text))
-    }
-}
-
 async fn post(client: &reqwest::Client, url: &str, token: Option<&str>, message: &Value) -> Result<Value, String> {
-    let method = message["method"].as_str().unwrap_or_default();
-    let version = message.pointer("/params/_meta").and_then(|m| m.get(mrtr_sim::protocol::META_VERSION));
-    let mut request = client
-        .post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", version.and_then(Value::as_str).unwrap_or_default())
-        .header("mcp-method", header_value(method));
-    let name = match method {
-        "tools/call" | "prompts/get" => message.pointer("/params/name"),
-        "resources/read" => message.pointer("/params/uri"),
-        _ => None,
-    };
-    if let Some(name) = name.and_then(Value::as_str) {
-        request = request.header("mcp-name", header_value(name));
+    let mut request = client.post(url);
+    for (name, value) in mrtr_sim::protocol::http_headers(message) {
+        request = request.header(name, value);
     }
     if let Some(token) = token {
         request = request.bearer_auth(token);
@@ -152,17 +126,4 @@ async fn post(client: &reqwest::Client, url: &str, token: Option<&str>, message:
         return Err(format!("{url}: HTTP {status} with an event stream, which this client does not read"));
     }
     serde_json::from_str(&body).map_err(|_| format!("{url}: HTTP {status}, and the body is not JSON: {}", body.trim()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn header_values_are_plain_or_base64() {
-        assert_eq!(header_value("deploy"), "deploy");
-        assert_eq!(header_value("déploy"), "=?base64?ZMOpcGxveQ==?=");
-        assert_eq!(header_value(" padded"), "=?base64?IHBhZGRlZA==?=");
-        assert_eq!(header_value("=?base64?x?="), "=?base64?PT9iYXNlNjQ/eD89?=");
-    }
 }
