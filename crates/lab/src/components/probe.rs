@@ -38,7 +38,20 @@ async fn post(url: &str, send: &Send) -> Result<Value, String> {
     let said = |e: JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
     // The headers as a plain object: what fetch takes, without a Headers binding.
     let headers = js_sys::Object::new();
-    let mut pairs = mrtr_sim::protocol::http_headers(&send.message);
+    // The same headers as mrtr_sim::protocol::http_headers, but the name always plain: its
+    // base64 form cost the lab's page 500 bytes gzip, over its budget, and the names a
+    // learner calls here are ASCII (docs/ARCHITECTURE.md, Libraries).
+    let method = send.message["method"].as_str().unwrap_or_default();
+    let name = send.message.pointer("/params/name").or_else(|| send.message.pointer("/params/uri"));
+    let mut pairs = vec![
+        ("content-type", "application/json".to_owned()),
+        ("accept", "application/json, text/event-stream".to_owned()),
+        ("mcp-protocol-version", mrtr_sim::protocol::PROTOCOL_VERSION.to_owned()),
+        ("mcp-method", method.to_owned()),
+    ];
+    if let Some(name) = name.and_then(Value::as_str) {
+        pairs.push(("mcp-name", name.to_owned()));
+    }
     if let Some(bearer) = &send.bearer {
         pairs.push(("authorization", format!("Bearer {bearer}")));
     }

@@ -87,28 +87,11 @@ pub fn reencoded(ticket: &str) -> String {
     }
     match ticket.split_once('.') {
         Some((prefix, rest)) => {
-            let parts: Vec<String> = rest.split('.').map(standard_base64).collect();
+            let parts: Vec<String> = rest.split('.').map(crate::protocol::standard_base64).collect();
             format!("{prefix}.{}", parts.join("."))
         }
         None => ticket.to_owned(),
     }
-}
-
-/// base64url text as standard base64: `-` and `_` become `+` and `/`, and `=` pads it to a
-/// multiple of four.
-fn standard_base64(base64url: &str) -> String {
-    let mut text: String = base64url
-        .chars()
-        .map(|c| match c {
-            '-' => '+',
-            '_' => '/',
-            other => other,
-        })
-        .collect();
-    while !text.len().is_multiple_of(4) {
-        text.push('=');
-    }
-    text
 }
 
 /// Changes one character in the middle of the payload to another base64url character.
