@@ -4,6 +4,8 @@
 //! mrtr probe http://127.0.0.1:3077/mcp --token bob-token --second-token alice-token
 //! mrtr probe http://127.0.0.1:3077/mcp --call 'tools/call deploy {"env":"staging"}' --json
 //! mrtr probe -- mrtr serve --signing off          # a stdio server it starts
+//! mrtr probe http://127.0.0.1:3001/mcp http://127.0.0.1:3002/mcp   # replicas, taking turns
+//! mrtr probe http://127.0.0.1:3077/mcp --wait-expiry              # and wait out a ticket's life
 //! ```
 //!
 //! Each attack (`mrtr_probe::BATTERY`, the lab's moves) runs on a fresh flow: the call that
@@ -13,16 +15,16 @@
 
 use crate::call::transport::Transport;
 use clap::Args;
-use mrtr_probe::{Flow, Tokens, Verdict, BATTERY};
+use mrtr_probe::{Flow, Setup, Step, Tokens, Verdict, BATTERY};
 use serde_json::{json, Value};
 use std::process::ExitCode;
 
 /// Tries the lab's attacks on a server's tickets and reports what got through.
 #[derive(Debug, Args)]
 pub struct ProbeArgs {
-    /// The server's URL.
+    /// The server's URL; several (replicas of one server) take turns.
     #[arg(value_name = "URL")]
-    url: Option<String>,
+    urls: Vec<String>,
     /// The call that starts a flow: METHOD NAME ARGUMENTS, e.g. 'tools/call deploy {"env":"staging"}'.
     /// Without it, the first tool that asks for input, found by calling each.
     #[arg(long)]
@@ -33,6 +35,13 @@ pub struct ProbeArgs {
     /// Another principal's token, for presenting the first's ticket.
     #[arg(long)]
     second_token: Option<String>,
+    /// Wait out a ticket's lifetime and send it too late (read from a readable ticket, or
+    /// --ttl); without it, that attack is not tested.
+    #[arg(long)]
+    wait_expiry: bool,
+    /// The tickets' lifetime, when they do not say it: 120s, 2m, 500ms.
+    #[arg(long, value_parser = crate::serve::duration_ms)]
+    ttl: Option<u64>,
     /// Print the results as JSON.
     #[arg(long)]
     json: bool,
@@ -56,17 +65,25 @@ fn arguments_for(schema: &Value) -> Value {
     arguments.into()
 }
 
-/// The first tool that answers `input_required`.
-async fn find_flow(transport: &mut Transport, token: Option<&str>) -> Result<Flow, String> {
+/// The server's tools, each as a call with arguments that fit its input schema.
+async fn tool_calls(transport: &mut Transport, token: Option<&str>) -> Result<Vec<Value>, String> {
     let mut client = mrtr_sim::client::Client::new("", mrtr_sim::protocol::Capabilities::ALL);
     let listed = transport.send_as(&client.request("tools/list", json!({})), token).await?;
     let tools = listed.pointer("/result/tools").and_then(Value::as_array).cloned().unwrap_or_default();
-    for tool in tools {
-        let Some(name) = tool.get("name").and_then(Value::as_str) else { continue };
-        let flow = Flow {
-            method: "tools/call".into(),
-            params: json!({"name": name, "arguments": arguments_for(tool.get("inputSchema").unwrap_or(&Value::Null))}),
-        };
+    Ok(tools
+        .iter()
+        .filter_map(|tool| {
+            let name = tool.get("name")?.as_str()?;
+            Some(json!({"name": name, "arguments": arguments_for(tool.get("inputSchema").unwrap_or(&Value::Null))}))
+        })
+        .collect())
+}
+
+/// The first tool that answers `input_required`.
+async fn find_flow(transport: &mut Transport, calls: &[Value], token: Option<&str>) -> Result<Flow, String> {
+    let mut client = mrtr_sim::client::Client::new("", mrtr_sim::protocol::Capabilities::ALL);
+    for params in calls {
+        let flow = Flow { method: "tools/call".into(), params: params.clone() };
         let reply = transport.send_as(&client.request(&flow.method, flow.params.clone()), token).await?;
         if reply.pointer("/result/resultType").and_then(Value::as_str) == Some("input_required") {
             return Ok(flow);
@@ -75,41 +92,47 @@ async fn find_flow(transport: &mut Transport, token: Option<&str>) -> Result<Flo
     Err("no tool asked for input: give the call that does with --call".into())
 }
 
+/// One attack on a fresh flow, sent through `transport`.
+async fn attack(transport: &mut Transport, attack: &mrtr_probe::Attack, setup: &Setup) -> Verdict {
+    let (mut run, mut step) = attack.start(setup);
+    loop {
+        match step {
+            Step::Send(send) => {
+                tokio::time::sleep(std::time::Duration::from_millis(send.wait_ms)).await;
+                step = run.next(transport.send_as(&send.message, send.bearer.as_deref()).await);
+            }
+            Step::Done(verdict) => return verdict,
+        }
+    }
+}
+
 /// Runs the battery and prints the report; exits 1 on a MUST finding or a flow that does not
 /// complete honestly.
 pub async fn run(args: ProbeArgs) -> Result<ExitCode, String> {
-    let mut transport = match (&args.url, args.command.is_empty()) {
-        (Some(url), true) => Transport::http(vec![url.clone()], None)?,
-        (None, false) => Transport::stdio(&args.command)?,
+    let mut transport = match (args.urls.is_empty(), args.command.is_empty()) {
+        (false, true) => Transport::http(args.urls.clone(), None)?,
+        (true, false) => Transport::stdio(&args.command)?,
         _ => return Err("give a server: a URL, or -- COMMAND for a stdio server".into()),
     };
     // Over stdio there is no bearer token: the server decides who speaks, so another
     // principal cannot be presented.
     let second = if args.command.is_empty() { args.second_token.clone() } else { None };
     let tokens = Tokens { first: args.token.clone(), second };
+    // A server without tools/list still has its flow probed, given with --call.
+    let calls = tool_calls(&mut transport, tokens.first.as_deref()).await.unwrap_or_default();
     let flow = match &args.call {
         Some(call) => Flow::parse(call).map_err(|e| format!("--call: {e}"))?,
-        None => find_flow(&mut transport, tokens.first.as_deref()).await?,
+        None => find_flow(&mut transport, &calls, tokens.first.as_deref()).await?,
     };
+    // Another of its tools, to spend the ticket on.
+    let other_tool = calls.into_iter().find(|call| call["name"] != flow.params["name"]);
+    let wait_expiry = args.wait_expiry.then_some(args.ttl);
+    let setup = Setup { flow, tokens, wait_expiry, other_tool };
     let mut results = Vec::new();
-    for attack in BATTERY {
-        let mut run = attack.begin(&flow, &tokens);
-        let first = transport.send_as(&run.first.message, run.first.bearer.as_deref()).await;
-        let verdict = match first {
-            Err(why) => Verdict::Inconclusive { why },
-            Ok(asked) => match attack.attempts(&mut run, &asked, &tokens) {
-                Err(verdict) => verdict,
-                Ok(sends) => {
-                    let mut replies = Vec::new();
-                    for send in sends {
-                        replies.push(transport.send_as(&send.message, send.bearer.as_deref()).await.ok());
-                    }
-                    attack.judge(&replies)
-                }
-            },
-        };
-        results.push((attack, verdict));
+    for each in BATTERY {
+        results.push((each, attack(&mut transport, each, &setup).await));
     }
+    let flow = setup.flow;
     transport.close().await;
     let honest_completed = results.first().is_some_and(|(_, v)| *v == Verdict::Completed);
     if args.json {

@@ -57,6 +57,10 @@ pub struct ServeArgs {
     /// Print nothing per request.
     #[arg(long)]
     quiet: bool,
+    /// For testing probes only: leave this binding out of the tickets (principal, expiry or
+    /// request) and keep every other check.
+    #[arg(long, value_name = "BINDING", hide = true)]
+    unsafe_drop_binding: Option<mrtr_sim::server::Binding>,
 }
 
 fn signing(text: &str) -> Result<Mode, String> {
@@ -69,7 +73,7 @@ fn signing(text: &str) -> Result<Mode, String> {
 }
 
 /// A duration as milliseconds: `120s`, `2m`, `500ms`, or a bare number of seconds.
-fn duration_ms(text: &str) -> Result<u64, String> {
+pub fn duration_ms(text: &str) -> Result<u64, String> {
     let (number, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
         Some(at) => text.split_at(at),
         None => (text, "s"),
@@ -109,7 +113,13 @@ fn key(path: Option<&PathBuf>) -> Result<Key, String> {
 
 /// The service these arguments describe.
 pub fn service(args: &ServeArgs) -> Result<Service, String> {
-    let config = ServerConfig { mode: args.signing, ttl_ms: args.ttl, state: StateMode::InTicket, tools: args.tools };
+    let config = ServerConfig {
+        mode: args.signing,
+        ttl_ms: args.ttl,
+        state: StateMode::InTicket,
+        tools: args.tools,
+        unbound: args.unsafe_drop_binding,
+    };
     let server = Server::new(key(args.key_file.as_ref())?, config);
     let tokens: HashMap<String, String> = if args.tokens.is_empty() {
         [("bob-token", "bob"), ("alice-token", "alice")].map(|(t, p)| (t.to_owned(), p.to_owned())).into()
@@ -122,6 +132,9 @@ pub fn service(args: &ServeArgs) -> Result<Service, String> {
 /// Serves until stdin closes (stdio) or the process is stopped (HTTP).
 pub async fn run(args: ServeArgs) -> Result<(), String> {
     let service = Arc::new(service(&args)?);
+    if let Some(binding) = args.unsafe_drop_binding {
+        eprintln!("mrtr serve: UNSAFE, for testing probes only: the tickets do not bind the {binding}");
+    }
     match args.http {
         None => crate::stdio::serve(service, args.principal.clone(), args.quiet).await.map_err(|e| e.to_string()),
         Some(addr) => {

@@ -6,25 +6,31 @@
 //! answer is in) and what the replies say about the server ([`Attack::judge`]), graded by the
 //! words of the MRTR page. Each attack starts a flow of its own, so one cannot spoil the next.
 //!
-//! ```
-//! use mrtr_probe::{Attack, Flow, Tokens, Verdict, BATTERY};
-//! use serde_json::json;
+//! Each attack is a state machine ([`Attack::start`], then [`Run::next`] with each reply): the
+//! caller sends, waits, or advances a simulated clock as it likes. [`Attack::run`] drives one
+//! with a blocking `send`:
 //!
-//! let flow = Flow { method: "tools/call".into(), params: json!({"name": "deploy", "arguments": {"env": "staging"}}) };
-//! let tokens = Tokens { first: Some("bob-token".into()), second: None };
+//! ```
+//! use mrtr_probe::{Flow, Setup, Tokens, Verdict, BATTERY};
+//! use serde_json::{json, Value};
+//!
+//! let flow = Flow::parse(r#"tools/call deploy {"env":"staging"}"#).unwrap();
+//! let setup = Setup { flow, tokens: Tokens { first: Some("bob-token".into()), second: None }, wait_expiry: None, other_tool: None };
+//! // A server that asks once, then accepts whatever comes back.
+//! let careless = |send: &mrtr_probe::Send| -> Result<Value, String> {
+//!     let id = send.message["id"].clone();
+//!     Ok(if send.message["params"].get("requestState").is_none() {
+//!         json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "input_required",
+//!             "inputRequests": {"ok": {"method": "elicitation/create", "params": {"mode": "form", "message": "OK?",
+//!                 "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}}},
+//!             "requestState": "v1.eyJzdWIiOiJib2IifQ.c2lnbmF0dXJl"}})
+//!     } else {
+//!         json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete", "content": []}})
+//!     })
+//! };
 //! let tamper = BATTERY.iter().find(|a| a.by.id() == "tamper-byte").unwrap();
-//! let mut run = tamper.begin(&flow, &tokens);
-//! assert_eq!(run.first.message["method"], "tools/call");
-//! // The server asked, with a ticket: the attack's line is the retry with one character changed.
-//! let asked = json!({"jsonrpc": "2.0", "id": 0, "result": {"resultType": "input_required",
-//!     "inputRequests": {"ok": {"method": "elicitation/create", "params": {"mode": "form", "message": "OK?",
-//!         "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}}},
-//!     "requestState": "v1.eyJzdWIiOiJib2IifQ.c2lnbmF0dXJl"}});
-//! let sends = tamper.attempts(&mut run, &asked, &tokens).unwrap();
-//! assert_ne!(sends[0].message["params"]["requestState"], asked["result"]["requestState"]);
-//! // The server accepted the edited ticket: a MUST of the spec is broken.
-//! let accepted = json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "content": []}});
-//! assert!(matches!(tamper.judge(&[Some(accepted)]), Verdict::Finding { .. }));
+//! assert!(tamper.run(&setup, careless).breaks_a_must());
+//! assert_eq!(BATTERY[0].run(&setup, careless), Verdict::Completed);
 //! ```
 
 use mrtr_sim::client::Client;
@@ -81,18 +87,48 @@ pub struct Attack {
 pub const BATTERY: &[Attack] = &[
     Attack { by: Move::Honest, grade: Grade::Must, spec: "" },
     Attack { by: Move::TamperByte, grade: Grade::Must, spec: spec::INTEGRITY },
+    Attack { by: Move::TamperTag, grade: Grade::Must, spec: spec::INTEGRITY },
     Attack { by: Move::EditPayload, grade: Grade::Must, spec: spec::INTEGRITY },
+    Attack { by: Move::DropTag, grade: Grade::Must, spec: spec::INTEGRITY },
+    Attack { by: Move::SpliceTag, grade: Grade::Must, spec: spec::INTEGRITY },
     Attack { by: Move::ResignOtherKey, grade: Grade::Must, spec: spec::INTEGRITY },
     Attack { by: Move::UnaskedTicket, grade: Grade::Must, spec: spec::INTEGRITY },
     Attack { by: Move::Hello, grade: Grade::Must, spec: spec::INTEGRITY },
+    Attack { by: Move::NotAString, grade: Grade::Must, spec: spec::INTEGRITY },
+    Attack { by: Move::Huge, grade: Grade::Must, spec: spec::INTEGRITY },
+    Attack { by: Move::Empty, grade: Grade::Must, spec: spec::INTEGRITY },
     Attack { by: Move::Reencode, grade: Grade::Note, spec: spec::INTEGRITY },
     Attack { by: Move::OtherPrincipal, grade: Grade::Should, spec: spec::PRINCIPAL },
     Attack { by: Move::TooLate, grade: Grade::Should, spec: spec::EXPIRY },
     Attack { by: Move::OtherArguments, grade: Grade::Should, spec: spec::REQUEST },
+    Attack { by: Move::OtherTool, grade: Grade::Should, spec: spec::REQUEST },
+    Attack { by: Move::OtherMethod, grade: Grade::Should, spec: spec::REQUEST },
     Attack { by: Move::SendTwice, grade: Grade::Note, spec: spec::SINGLE_USE },
+    Attack { by: Move::FirstTicket, grade: Grade::Note, spec: spec::SINGLE_USE },
     Attack { by: Move::PrefillAnswer, grade: Grade::Note, spec: spec::ANSWERS },
     Attack { by: Move::DropTicket, grade: Grade::Note, spec: spec::ANSWERS },
 ];
+
+/// The most rounds the honest retry plays before it gives up on a flow that keeps asking.
+pub const MAX_ROUNDS: usize = 10;
+
+/// The longest a probe waits out a ticket's lifetime for [`Move::TooLate`]: a ticket that
+/// lives longer has no short expiry to test.
+pub const MAX_WAIT_MS: u64 = 10 * 60 * 1000;
+
+/// What a probe works with: the call that starts a flow, who sends it, and what it may do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Setup {
+    /// The call that asks for input.
+    pub flow: Flow,
+    /// Whose tokens.
+    pub tokens: Tokens,
+    /// Whether to wait out a ticket's lifetime for [`Move::TooLate`], and that lifetime when
+    /// the ticket does not say it (`Some(None)`: read it from a readable ticket).
+    pub wait_expiry: Option<Option<u64>>,
+    /// Another call of the same server, for [`Move::OtherTool`] (`{"name", "arguments"}`).
+    pub other_tool: Option<Value>,
+}
 
 /// The call that starts a flow: a method and params that answer `input_required`.
 #[derive(Debug, Clone, PartialEq)]
@@ -140,21 +176,74 @@ pub struct Tokens {
     pub second: Option<String>,
 }
 
-/// One line to send and whose token to send it with.
+/// One line to send, whose token to send it with, and how long to wait first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Send {
     /// The JSON-RPC request.
     pub message: Value,
     /// The bearer token.
     pub bearer: Option<String>,
+    /// Wait this long before sending it, ms (a ticket's lifetime, for [`Move::TooLate`]).
+    pub wait_ms: u64,
 }
 
-/// An attack under way: its client (ids, envelope) and the first call.
+/// What an attack under way wants next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Send this and give the reply (or why none came) to [`Run::next`].
+    Send(Send),
+    /// The attack is over.
+    Done(Verdict),
+}
+
+/// Where an attack under way is.
+#[derive(Debug, Clone)]
+enum Phase {
+    /// Waiting for another flow's first answer, for its ticket.
+    Other,
+    /// Waiting for the first call's answer.
+    First,
+    /// Sending the attack's lines, collecting the replies.
+    Attempts(Vec<Send>),
+    /// Over.
+    Done,
+}
+
+/// An attack under way on a fresh flow: a sans-IO state machine. [`Attack::start`] gives the
+/// first step; each reply goes to [`Run::next`], which gives the next, until
+/// [`Step::Done`].
+///
+/// ```
+/// use mrtr_probe::{Attack, Flow, Setup, Step, Tokens, Verdict, BATTERY};
+/// use serde_json::json;
+///
+/// let flow = Flow { method: "tools/call".into(), params: json!({"name": "deploy", "arguments": {"env": "staging"}}) };
+/// let setup = Setup { flow, tokens: Tokens { first: Some("bob-token".into()), second: None }, wait_expiry: None, other_tool: None };
+/// let tamper = BATTERY.iter().find(|a| a.by.id() == "tamper-byte").unwrap();
+/// let (mut run, Step::Send(first)) = tamper.start(&setup) else { panic!() };
+/// assert_eq!(first.message["method"], "tools/call");
+/// // The server asked, with a ticket: the attack's line is the retry with one character changed.
+/// let asked = json!({"jsonrpc": "2.0", "id": 0, "result": {"resultType": "input_required",
+///     "inputRequests": {"ok": {"method": "elicitation/create", "params": {"mode": "form", "message": "OK?",
+///         "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}}},
+///     "requestState": "v1.eyJzdWIiOiJib2IifQ.c2lnbmF0dXJl"}});
+/// let Step::Send(retry) = run.next(Ok(asked.clone())) else { panic!() };
+/// assert_ne!(retry.message["params"]["requestState"], asked["result"]["requestState"]);
+/// // The server accepted the edited ticket: a MUST of the spec is broken.
+/// let accepted = json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "content": []}});
+/// assert!(matches!(run.next(Ok(accepted)), Step::Done(Verdict::Finding { .. })));
+/// ```
 #[derive(Debug, Clone)]
 pub struct Run {
+    attack: Attack,
+    setup: Setup,
     client: Client,
-    /// The first call.
-    pub first: Send,
+    first: Send,
+    other_ticket: Option<String>,
+    /// Round 1's ticket, to send in round 2 ([`Move::FirstTicket`]).
+    round1_ticket: Option<String>,
+    phase: Phase,
+    replies: Vec<Option<Value>>,
 }
 
 /// What the probe concluded about one attack.
@@ -209,51 +298,103 @@ fn said(reply: Option<&Value>) -> (Answered, String) {
     (answered, words)
 }
 
+/// An `input_required` result: its ticket, its questions, and the lab person's answers.
+struct Asked<'a> {
+    ticket: Option<&'a str>,
+    requests: Map<String, Value>,
+    answers: Map<String, Value>,
+}
+
+/// The `input_required` result of a reply, if it is one.
+fn asked(reply: Option<&Value>) -> Option<Asked<'_>> {
+    let result = reply?.get("result").filter(|r| r["resultType"] == "input_required")?;
+    let requests = result.get("inputRequests").and_then(Value::as_object).cloned().unwrap_or_default();
+    let person = Person { reply: Reply::Accept, think_ms: 0 };
+    let answers = requests.iter().filter_map(|(key, request)| Some((key.clone(), person.answer(request)?))).collect();
+    Some(Asked { ticket: result.get("requestState").and_then(Value::as_str), requests, answers })
+}
+
 impl Attack {
-    /// Starts a fresh flow for this attack: the first call, as the first principal.
-    pub fn begin(&self, flow: &Flow, tokens: &Tokens) -> Run {
+    /// Starts a fresh flow for this attack: its first step.
+    pub fn start(&self, setup: &Setup) -> (Run, Step) {
+        let tokens = &setup.tokens;
         let mut client = Client::new(tokens.first.as_deref().unwrap_or_default(), Capabilities::ALL);
-        let message = client.request(&flow.method, flow.params.clone());
-        Run { client, first: Send { message, bearer: tokens.first.clone() } }
+        let message = client.request(&setup.flow.method, setup.flow.params.clone());
+        let first = Send { message, bearer: tokens.first.clone(), wait_ms: 0 };
+        // Splicing needs another flow's ticket: that flow is started first.
+        let (phase, step) = if self.by == Move::SpliceTag {
+            let other = client.request(&setup.flow.method, setup.flow.params.clone());
+            (Phase::Other, Send { message: other, ..first.clone() })
+        } else {
+            (Phase::First, first.clone())
+        };
+        let run = Run {
+            attack: *self,
+            setup: setup.clone(),
+            client,
+            first,
+            other_ticket: None,
+            round1_ticket: None,
+            phase,
+            replies: vec![],
+        };
+        (run, Step::Send(step))
+    }
+
+    /// Runs the whole attack with a blocking `send` (which gives the reply, or why none came), after
+    /// each [`Send::wait_ms`] has passed: the caller waits or moves its clock.
+    pub fn run(&self, setup: &Setup, mut send: impl FnMut(&Send) -> Result<Value, String>) -> Verdict {
+        let (mut run, mut step) = self.start(setup);
+        loop {
+            match step {
+                Step::Send(line) => step = run.next(send(&line)),
+                Step::Done(verdict) => return verdict,
+            }
+        }
     }
 
     /// What to send once the first call was answered with `asked`, built by the lab's own
     /// move from a situation made of the real flow. `Err` when the attack cannot be tried.
-    pub fn attempts(&self, run: &mut Run, asked: &Value, tokens: &Tokens) -> Result<Vec<Send>, Verdict> {
-        let result = asked.get("result").filter(|r| r["resultType"] == "input_required").ok_or_else(|| {
-            Verdict::Inconclusive { why: format!("the first call did not ask for input: {}", said(Some(asked)).1) }
-        })?;
-        let requests = result.get("inputRequests").and_then(Value::as_object).cloned().unwrap_or_default();
-        let person = Person { reply: Reply::Accept, think_ms: 0 };
-        let answers: Map<String, Value> =
-            requests.iter().filter_map(|(key, request)| Some((key.clone(), person.answer(request)?))).collect();
-        let ticket = result.get("requestState").and_then(Value::as_str);
+    fn attempts(&self, run: &mut Run, asked_by: &Value) -> Result<Vec<Send>, Verdict> {
+        let Some(Asked { ticket, requests, answers }) = asked(Some(asked_by)) else {
+            return Err(Verdict::Inconclusive {
+                why: format!("the first call did not ask for input: {}", said(Some(asked_by)).1),
+            });
+        };
+        let tokens = &run.setup.tokens;
         let needs_ticket = !matches!(self.by, Move::Honest | Move::PrefillAnswer | Move::DropTicket);
         let Some(ticket) = ticket.or((!needs_ticket).then_some("")) else {
             return Err(Verdict::NotTested { why: "the server sent no requestState to attack".into() });
         };
-        let bearer = match self.by {
+        let (bearer, wait_ms) = match self.by {
             Move::OtherPrincipal => match &tokens.second {
-                Some(second) => Some(second.clone()),
+                Some(second) => (Some(second.clone()), 0),
                 None => {
                     return Err(Verdict::NotTested { why: "needs a second principal's token (--second-token)".into() })
                 }
             },
-            Move::TooLate => {
-                return Err(Verdict::NotTested { why: "waiting out the ticket's lifetime is not asked for".into() })
-            }
-            _ => tokens.first.clone(),
+            Move::TooLate => (tokens.first.clone(), lifetime(ticket, run.setup.wait_expiry)? + 1_000),
+            _ => (tokens.first.clone(), 0),
         };
-        let situation =
+        let mut situation =
             Situation::new(run.first.message.clone(), ticket.to_owned(), requests, answers, 0, &mut run.client);
-        let mut message: Value = serde_json::from_str(&situation.attempt(self.by, &mut run.client).line)
+        situation.other_ticket = run.other_ticket.clone();
+        if let Some(other) = &run.setup.other_tool {
+            situation.other_tool = other.clone();
+        }
+        // Round 1's ticket is tried in round 2: first the honest retry, to reach it.
+        let by = if self.by == Move::FirstTicket { Move::Honest } else { self.by };
+        let mut message: Value = serde_json::from_str(&situation.attempt(by, &mut run.client).line)
             .map_err(|e| Verdict::Inconclusive { why: format!("the move's line is not JSON: {e}") })?;
-        if self.by == Move::Honest && ticket.is_empty() {
+        if by == Move::Honest && ticket.is_empty() {
             if let Some(params) = message["params"].as_object_mut() {
                 params.remove("requestState");
             }
         }
-        let send = Send { message, bearer };
+        let send = Send { message, bearer, wait_ms };
+        if self.by == Move::FirstTicket {
+            run.round1_ticket = Some(ticket.to_owned());
+        }
         Ok(match self.by {
             // A replay: the honest retry, then the same line again.
             Move::SendTwice => vec![send.clone(), send],
@@ -261,8 +402,8 @@ impl Attack {
         })
     }
 
-    /// What the replies to [`Attack::attempts`] say about the server: the last one decides.
-    pub fn judge(&self, replies: &[Option<Value>]) -> Verdict {
+    /// What the replies say about the server: the last one decides.
+    fn judge(&self, replies: &[Option<Value>]) -> Verdict {
         let last = replies.last().cloned().flatten();
         let (answered, words) = said(last.as_ref());
         match (self.by, answered) {
@@ -272,6 +413,95 @@ impl Attack {
             (_, Answered::NoResponse) => Verdict::Inconclusive { why: "no response".into() },
             _ => Verdict::Passed { answered: words },
         }
+    }
+}
+
+/// How long to wait for a ticket to expire: its lifetime, read from a readable ticket or
+/// given, or why the attack is not tested.
+fn lifetime(ticket: &str, wait_expiry: Option<Option<u64>>) -> Result<u64, Verdict> {
+    let Some(given) = wait_expiry else {
+        return Err(Verdict::NotTested {
+            why: "waiting out the ticket's lifetime is not asked for (--wait-expiry)".into(),
+        });
+    };
+    let claims = mrtr_ticket::inspect(ticket).payload;
+    let read = claims.and_then(|c| Some(c.get("exp")?.as_u64()?.saturating_sub(c.get("iat")?.as_u64()?)));
+    match given.or(read) {
+        None => Err(Verdict::NotTested { why: "the ticket does not say how long it lives: give it (--ttl)".into() }),
+        Some(ms) if ms > MAX_WAIT_MS => Err(Verdict::NotTested {
+            why: format!("the ticket lives {} s, longer than the probe waits ({} s)", ms / 1000, MAX_WAIT_MS / 1000),
+        }),
+        Some(ms) => Ok(ms),
+    }
+}
+
+impl Run {
+    /// The attack.
+    pub fn attack(&self) -> &Attack {
+        &self.attack
+    }
+
+    /// Takes the reply to the last [`Step::Send`] and gives the next step.
+    pub fn next(&mut self, reply: Result<Value, String>) -> Step {
+        let attack = self.attack;
+        let (reply, why) = match reply {
+            Ok(reply) => (Some(reply), String::new()),
+            Err(why) => (None, why),
+        };
+        match std::mem::replace(&mut self.phase, Phase::Done) {
+            Phase::Other => {
+                self.other_ticket = asked(reply.as_ref()).and_then(|a| a.ticket.map(str::to_owned));
+                self.phase = Phase::First;
+                Step::Send(self.first.clone())
+            }
+            Phase::First => {
+                let Some(reply) = reply else {
+                    return Step::Done(Verdict::Inconclusive { why });
+                };
+                match attack.attempts(self, &reply) {
+                    Err(verdict) => Step::Done(verdict),
+                    Ok(sends) => {
+                        self.phase = Phase::Attempts(sends);
+                        self.send_next()
+                    }
+                }
+            }
+            Phase::Attempts(sends) => {
+                self.replies.push(reply);
+                self.phase = Phase::Attempts(sends);
+                self.send_next()
+            }
+            Phase::Done => Step::Done(attack.judge(&self.replies)),
+        }
+    }
+
+    /// The next line of the attack, round 1's ticket once round 2 is reached, or the verdict.
+    fn send_next(&mut self) -> Step {
+        if let Phase::Attempts(sends) = &mut self.phase {
+            if !sends.is_empty() {
+                return Step::Send(sends.remove(0));
+            }
+        }
+        // The honest retry plays every round of the flow, each with its latest ticket.
+        if self.attack.by == Move::Honest && self.replies.len() < MAX_ROUNDS {
+            let reached = self.replies.last().cloned().flatten();
+            if let Some(Asked { ticket, answers, .. }) = asked(reached.as_ref()) {
+                let message = self.client.retry(&self.first.message, answers, ticket);
+                return Step::Send(Send { message, bearer: self.first.bearer.clone(), wait_ms: 0 });
+            }
+        }
+        if let Some(round1_ticket) = self.round1_ticket.take() {
+            let reached = self.replies.pop().flatten();
+            let Some(Asked { answers, .. }) = asked(reached.as_ref()) else {
+                self.phase = Phase::Done;
+                return Step::Done(Verdict::NotTested { why: "the flow has one round".into() });
+            };
+            let message = self.client.retry(&self.first.message, answers, Some(&round1_ticket));
+            self.phase = Phase::Attempts(vec![]);
+            return Step::Send(Send { message, bearer: self.first.bearer.clone(), wait_ms: 0 });
+        }
+        self.phase = Phase::Done;
+        Step::Done(self.attack.judge(&self.replies))
     }
 }
 
@@ -300,5 +530,15 @@ mod tests {
         let tamper = BATTERY[1];
         assert!(matches!(tamper.judge(&[Some(refused)]), Verdict::Passed { .. }));
         assert!(matches!(tamper.judge(&[None]), Verdict::Inconclusive { .. }));
+    }
+
+    #[test]
+    fn the_wait_for_expiry_is_the_tickets_lifetime_or_not_tested() {
+        let ticket = mrtr_sim::moves::edited_keeping_tag("v1.e30.TAG", &json!({"exp": 121_000, "iat": 1_000}));
+        assert_eq!(lifetime(&ticket, Some(None)), Ok(120_000));
+        assert_eq!(lifetime("opaque", Some(Some(5_000))), Ok(5_000));
+        assert!(matches!(lifetime(&ticket, None), Err(Verdict::NotTested { .. })));
+        assert!(matches!(lifetime("opaque", Some(None)), Err(Verdict::NotTested { .. })));
+        assert!(matches!(lifetime("opaque", Some(Some(MAX_WAIT_MS + 1))), Err(Verdict::NotTested { .. })));
     }
 }

@@ -77,6 +77,12 @@ fn every_move_is_stopped_by_the_check_built_for_it() {
         (Move::PrefillAnswer, "asked-again"),
         (Move::ChangeAnswer, "accepted"),
         (Move::FirstTicket, "accepted"),
+        (Move::TamperTag, "signature"),
+        (Move::DropTag, "base64url"),
+        (Move::SpliceTag, "signature"),
+        (Move::NotAString, "shape"),
+        (Move::Huge, "size"),
+        (Move::Empty, "shape"),
     ];
     assert_eq!(expected.len(), Move::ALL.len());
     for (by, word) in expected {

@@ -7,7 +7,7 @@
 //! this machine, answer the browser's private-network preflight.
 
 use super::region::heading;
-use mrtr_probe::{Attack, Flow, Grade, Send, Tokens, Verdict, BATTERY};
+use mrtr_probe::{Attack, Flow, Grade, Send, Setup, Step, Tokens, Verdict, BATTERY};
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -71,21 +71,13 @@ async fn post(url: &str, send: &Send) -> Result<Value, String> {
     serde_json::from_str(&text).map_err(|_| format!("HTTP {} with a body that is not JSON", response.status()))
 }
 
-/// One attack on a fresh flow.
-async fn attack(url: &str, attack: &Attack, flow: &Flow, tokens: &Tokens) -> Verdict {
-    let mut run = attack.begin(flow, tokens);
-    let asked = match post(url, &run.first).await {
-        Ok(asked) => asked,
-        Err(why) => return Verdict::Inconclusive { why },
-    };
-    match attack.attempts(&mut run, &asked, tokens) {
-        Err(verdict) => verdict,
-        Ok(sends) => {
-            let mut replies = Vec::new();
-            for send in &sends {
-                replies.push(post(url, send).await.ok());
-            }
-            attack.judge(&replies)
+/// One attack on a fresh flow (the panel does not wait out lifetimes: nothing waits).
+async fn attack(url: &str, attack: &Attack, setup: &Setup) -> Verdict {
+    let (mut run, mut step) = attack.start(setup);
+    loop {
+        match step {
+            Step::Send(send) => step = run.next(post(url, &send).await),
+            Step::Done(verdict) => return verdict,
         }
     }
 }
@@ -159,9 +151,10 @@ pub fn probe_panel(props: &Props) -> Html {
             *latest.borrow_mut() = Progress { running: true, ..Progress::default() };
             redraw.force_update();
             let (latest, redraw) = (latest.clone(), redraw.clone());
+            let setup = Setup { flow, tokens, wait_expiry: None, other_tool: None };
             yew::platform::spawn_local(async move {
                 for each in BATTERY {
-                    let verdict = attack(&url, each, &flow, &tokens).await;
+                    let verdict = attack(&url, each, &setup).await;
                     latest.borrow_mut().results.push((each, verdict));
                     redraw.force_update();
                 }

@@ -20,7 +20,7 @@ pub fn edited_keeping_tag(ticket: &str, claims: &Value) -> String {
     if Mode::of_ticket(ticket) != Mode::Sealed {
         return with_payload(ticket, claims);
     }
-    flip_middle(ticket, ticket.rfind('.').map_or(0, |dot| dot + 1), ticket.len())
+    flip_tag_char(ticket)
 }
 
 /// A ticket carrying `claims`, made by the attacker with its own key in the format of
@@ -98,6 +98,27 @@ pub fn reencoded(ticket: &str) -> String {
 pub fn flip_one_char(ticket: &str) -> String {
     let first_dot = ticket.find('.').unwrap_or(0);
     flip_middle(ticket, first_dot + 1, ticket.rfind('.').unwrap_or(ticket.len()))
+}
+
+/// Changes one character in the middle of the tag (a sealed ticket's box).
+pub fn flip_tag_char(ticket: &str) -> String {
+    flip_middle(ticket, ticket.rfind('.').map_or(0, |dot| dot + 1), ticket.len())
+}
+
+/// Everything up to the last dot: the ticket without its tag.
+///
+/// ```
+/// assert_eq!(mrtr_sim::moves::without_tag("v1.e30.TAG"), "v1.e30.");
+/// assert_eq!(mrtr_sim::moves::with_tag_of("v1.e30.TAG", "v1.eyJ9.OTHER"), "v1.e30.OTHER");
+/// ```
+pub fn without_tag(ticket: &str) -> &str {
+    ticket.rfind('.').map_or(ticket, |dot| &ticket[..=dot])
+}
+
+/// `ticket` with the tag of `other`.
+pub fn with_tag_of(ticket: &str, other: &str) -> String {
+    let tag = other.rfind('.').map_or("", |dot| &other[dot + 1..]);
+    format!("{}{tag}", without_tag(ticket))
 }
 
 /// Changes the character in the middle of the bytes `from..to` of the ticket.

@@ -9,7 +9,8 @@ mod forgery;
 mod situation;
 
 pub use forgery::{
-    edited_keeping_tag, flip_char_at, flip_one_char, forged_with_attacker_key, reencoded, resign_with_attacker_key,
+    edited_keeping_tag, flip_char_at, flip_one_char, flip_tag_char, forged_with_attacker_key, reencoded,
+    resign_with_attacker_key, with_tag_of, without_tag,
 };
 pub use situation::{Attempt, OwnAttempt, Situation};
 
@@ -53,6 +54,18 @@ pub enum Move {
     ChangeAnswer,
     /// Send the latest round's answers with round 1's ticket instead of the latest one.
     FirstTicket,
+    /// Change one character of the ticket's tag.
+    TamperTag,
+    /// Send the ticket without its tag.
+    DropTag,
+    /// This ticket's payload under the tag of another flow's ticket.
+    SpliceTag,
+    /// A number where the ticket should be.
+    NotAString,
+    /// A one-megabyte string where the ticket should be.
+    Huge,
+    /// An empty string where the ticket should be.
+    Empty,
 }
 
 /// What the lab shows of a move, and when it plays it.
@@ -68,7 +81,7 @@ struct Row {
 }
 
 /// One row per move, in the order of [`Move`]'s variants.
-const ROWS: [Row; 17] = [
+const ROWS: [Row; 23] = [
     Row {
         id: "honest",
         title: "Honest retry",
@@ -171,11 +184,17 @@ const ROWS: [Row; 17] = [
         what: "The latest answers with the ticket from round 1, as a client that kept the first requestState. In a one-round flow round 1's ticket is the latest.",
         at_s: 16,
     },
+    Row { id: "tamper-tag", title: "Change the tag", what: "The honest retry with one character of the tag changed.", at_s: 11 },
+    Row { id: "drop-tag", title: "Remove the tag", what: "The ticket cut after its last dot: the payload with no tag.", at_s: 13 },
+    Row { id: "splice-tag", title: "Another flow's tag", what: "This ticket's payload under the tag of another ticket the server gave.", at_s: 15 },
+    Row { id: "not-a-string", title: "A number", what: "The number 1 where the ticket should be.", at_s: 46 },
+    Row { id: "huge", title: "One megabyte", what: "A string of 1,000,000 letters where the ticket should be.", at_s: 47 },
+    Row { id: "empty", title: "Empty", what: "An empty string where the ticket should be.", at_s: 48 },
 ];
 
 impl Move {
     /// Every move, in the order the lab lists them.
-    pub const ALL: [Move; 17] = [
+    pub const ALL: [Move; 23] = [
         Move::Honest,
         Move::TamperByte,
         Move::EditPayload,
@@ -193,6 +212,12 @@ impl Move {
         Move::PrefillAnswer,
         Move::ChangeAnswer,
         Move::FirstTicket,
+        Move::TamperTag,
+        Move::DropTag,
+        Move::SpliceTag,
+        Move::NotAString,
+        Move::Huge,
+        Move::Empty,
     ];
 
     fn row(self) -> &'static Row {

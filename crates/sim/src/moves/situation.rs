@@ -1,6 +1,9 @@
 //! Where every move starts ([`Situation`]) and the line each move sends from there.
 
-use super::forgery::{edited_keeping_tag, flip_one_char, forged_with_attacker_key, made_up_claims, reencoded};
+use super::forgery::{
+    edited_keeping_tag, flip_one_char, flip_tag_char, forged_with_attacker_key, made_up_claims, reencoded, with_tag_of,
+    without_tag,
+};
 use super::Move;
 use crate::client::Client;
 use crate::cluster::Replica;
@@ -53,6 +56,10 @@ pub struct Situation {
     pub other_arguments: Value,
     /// The replica that minted the ticket.
     pub minted_on: Option<Replica>,
+    /// A ticket of another flow, for [`Move::SpliceTag`] (round 1's when there is none).
+    pub other_ticket: Option<String>,
+    /// The call [`Move::OtherTool`] spends the ticket on: `{"name", "arguments"}`.
+    pub other_tool: Value,
 }
 
 /// One line a move sends.
@@ -91,6 +98,8 @@ impl Situation {
             honest_line: jsonrpc::line(&honest),
             other_arguments,
             minted_on: None,
+            other_ticket: None,
+            other_tool: json!({"name": "charge_good", "arguments": {"amount": 1}}),
         }
     }
 
@@ -119,13 +128,26 @@ impl Situation {
                 message["params"]["arguments"] = self.other_arguments.clone();
                 jsonrpc::line(&message)
             }
-            Move::OtherTool => {
-                self.elsewhere(client, "tools/call", json!({"name": "charge_good", "arguments": {"amount": 1}}))
-            }
+            Move::OtherTool => self.elsewhere(client, "tools/call", self.other_tool.clone()),
             Move::OtherMethod => {
                 self.elsewhere(client, "prompts/get", json!({"name": "release_notes", "arguments": {"version": "2.0"}}))
             }
             Move::Hello => retry(client, self.answers.clone(), Some("hello")),
+            Move::TamperTag => retry(client, self.answers.clone(), Some(&flip_tag_char(&self.ticket))),
+            Move::DropTag => retry(client, self.answers.clone(), Some(without_tag(&self.ticket))),
+            Move::SpliceTag => {
+                let other = self.other_ticket.as_deref().unwrap_or(&self.first_ticket);
+                retry(client, self.answers.clone(), Some(&with_tag_of(&self.ticket, other)))
+            }
+            Move::NotAString | Move::Huge | Move::Empty => {
+                let mut message = client.retry(&self.first, self.answers.clone(), None);
+                message["params"]["requestState"] = match by {
+                    Move::NotAString => 1.into(),
+                    Move::Huge => "A".repeat(1_000_000).into(),
+                    _ => "".into(),
+                };
+                jsonrpc::line(&message)
+            }
             Move::FirstTicket => retry(client, self.answers.clone(), Some(&self.first_ticket)),
             Move::DropTicket => retry(client, self.answers.clone(), None),
             Move::UnaskedTicket => {

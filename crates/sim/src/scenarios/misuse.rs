@@ -58,7 +58,25 @@ pub fn situation_in_round(world: &mut World, method: &str, params: Value, round:
     situation.minted_on = minted_on;
     situation.first_ticket = first_ticket.unwrap_or_default();
     situation.round = last;
+    situation.other_ticket = another_flows_ticket(world, &situation);
     Ok(situation)
+}
+
+/// A ticket the server could have given another flow of the same call (its own nonce, so
+/// its own tag), minted aside: the world's clock and random numbers are left as they were.
+fn another_flows_ticket(world: &World, situation: &Situation) -> Option<String> {
+    let principal = world.cluster.principal_of(&world.client.bearer)?;
+    let method = situation.first.get("method").and_then(Value::as_str)?;
+    let request = mrtr_ticket::RequestDigest::of(method, &situation.first["params"]).ok()?;
+    let server = world.cluster.server();
+    let mint = mrtr_ticket::Mint {
+        principal: principal.to_owned(),
+        request,
+        data: json!({}),
+        now_ms: situation.minted_at,
+        ttl_ms: server.config().ttl_ms,
+    };
+    server.codec().mint(&mint, &mut mrtr_ticket::FixedNonces(vec![9])).ok()
 }
 
 /// Plays each move as a separate attempt on the situation's ticket, at its own time.

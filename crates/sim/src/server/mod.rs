@@ -66,12 +66,38 @@ pub struct ServerConfig {
     /// Which tools and prompts it offers.
     #[serde(default)]
     pub tools: ToolSet,
+    /// The binding its tickets leave out (test servers only: see [`Binding`]).
+    #[cfg(feature = "careless")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unbound: Option<Binding>,
 }
 
 impl Default for ServerConfig {
     fn default() -> Self {
-        ServerConfig { mode: Mode::Signed, ttl_ms: 120_000, state: StateMode::InTicket, tools: ToolSet::Lab }
+        ServerConfig {
+            mode: Mode::Signed,
+            ttl_ms: 120_000,
+            state: StateMode::InTicket,
+            tools: ToolSet::Lab,
+            #[cfg(feature = "careless")]
+            unbound: None,
+        }
     }
+}
+
+/// One binding of a ticket to its context, which a careless server leaves out: the server
+/// still signs, so every other check holds, and a probe must find exactly this one.
+#[cfg(feature = "careless")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::EnumString, strum::Display)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum Binding {
+    /// Every ticket is minted for, and opened as, the same nobody: anyone may present it.
+    Principal,
+    /// The expiry is signed but never checked (the course's raw server).
+    Expiry,
+    /// Every ticket is minted for, and opened against, the same request: it fits any call.
+    Request,
 }
 
 /// What a server needs besides the request: who is asking, when, and its collaborators.
@@ -137,6 +163,35 @@ impl Server {
     /// A server with this key and configuration.
     pub fn new(key: Key, config: ServerConfig) -> Self {
         Server { codec: Codec::new(key, config.mode), config }
+    }
+
+    /// The principal its tickets bind: the one authenticated, or nobody for a server that
+    /// leaves it out.
+    fn bound_principal<'p>(&self, principal: &'p str) -> &'p str {
+        #[cfg(feature = "careless")]
+        if self.config.unbound == Some(Binding::Principal) {
+            return "";
+        }
+        principal
+    }
+
+    /// The request its tickets bind: this one's digest, or one digest for every request.
+    fn bound_request(&self, method: &str, params: &Value) -> Result<RequestDigest, mrtr_ticket::ParamsNotAnObject> {
+        #[cfg(feature = "careless")]
+        if self.config.unbound == Some(Binding::Request) {
+            return RequestDigest::of("any", &json!({}));
+        }
+        RequestDigest::of(method, params)
+    }
+
+    /// The clock its tickets' expiry is checked against: now, or the epoch for a server that
+    /// never checks it.
+    fn checked_now(&self, now_ms: u64) -> u64 {
+        #[cfg(feature = "careless")]
+        if self.config.unbound == Some(Binding::Expiry) {
+            return 0;
+        }
+        now_ms
     }
 
     /// The codec it mints and opens tickets with.
@@ -309,11 +364,15 @@ impl Server {
                 None
             }
             Some(Value::String(ticket)) => {
-                let request = match RequestDigest::of(method, params) {
+                let request = match self.bound_request(method, params) {
                     Ok(request) => request,
                     Err(e) => return fail(format!("Invalid params: {e}")),
                 };
-                let expect = Expect { principal: ctx.principal, request: &request, now_ms: ctx.now_ms };
+                let expect = Expect {
+                    principal: self.bound_principal(ctx.principal),
+                    request: &request,
+                    now_ms: self.checked_now(ctx.now_ms),
+                };
                 let opened = self.codec.open(ticket, &expect, ctx.record.as_deref_mut());
                 handled.checks = Some(opened.report());
                 match opened.trusted() {
@@ -416,9 +475,9 @@ impl Server {
             StateMode::InTicket => data,
             StateMode::Store => json!({"stateKey": ctx.store.insert(data, ctx.nonces)}),
         };
-        let minted = RequestDigest::of(method, params).map_err(|e| e.to_string()).and_then(|request| {
+        let minted = self.bound_request(method, params).map_err(|e| e.to_string()).and_then(|request| {
             let mint = Mint {
-                principal: ctx.principal.to_owned(),
+                principal: self.bound_principal(ctx.principal).to_owned(),
                 request,
                 data,
                 now_ms: ctx.now_ms,
