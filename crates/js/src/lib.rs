@@ -17,19 +17,24 @@
 //! ```
 //!
 //! `LabServer` runs the lab's simulated MCP server: `server.handle(line, {bearer, nowMs})`
-//! returns the response line.
+//! returns the response line. `fixIt(open)` runs the lab's attacks against that server with
+//! your own verifier in place of the codec's checks (the Fix-It exercise).
 //!
 //! Errors in the options (a short key, a missing field, a wrong type) throw a JS `Error`
 //! with a sentence saying which.
 #![deny(missing_docs)]
 
+mod fixit;
 mod number;
 mod options;
 mod plain;
+mod probe;
 mod random;
 mod server;
 mod types;
 
+pub use fixit::{fix_it, lab_sign};
+pub use probe::{probe_attacks, ProbeRun};
 pub use server::LabServer;
 
 use mrtr_ticket::{Codec, Expect, Opened, ReplayRecord, UsedNonces};

@@ -35,6 +35,22 @@ export interface Inspection { parts: Part[]; payload_text: string | null; payloa
 export interface LabServerOptions { mode?: "signed" | "sealed" | "unsigned"; ttlMs?: number; replayRecord?: boolean; seed?: number; }
 /** Who sends a line, and when: `bearer` ("bob-token" or "alice-token") or `principal`. */
 export interface HandleContext { bearer?: string; principal?: string; nowMs: number; }
+/** What Fix-It's verifier is given beside the ticket: who presents it, the request it came with (without `_meta`, `inputResponses` and `requestState`), the server's clock in ms, and the record of used tickets it may keep. */
+export interface VerifierContext { principal: string; request: { method: string; params: Record<string, unknown> }; now: number; used: Set<unknown>; }
+/** `{ok: true}` (or `true`) accepts; `{ok: false, reason}` (or a throw) refuses. */
+export type VerifierAnswer = boolean | { ok: true } | { ok: false; reason?: string };
+/** One attack of a Fix-It run: `ok` when it was refused (or, for the honest retry, completed). */
+export interface FixItRow { attack: string; title: string; what: string; ok: boolean; result: ProbeVerdict; }
+/** A Fix-It run: `passed` when the honest flow completed and every attack was refused. */
+export interface FixItReport { passed: boolean; call: string; results: FixItRow[]; }
+/** One attack of the probe's battery. */
+export interface ProbeAttack { id: string; title: string; what: string; grade: "must" | "should" | "note"; spec: string; }
+/** What a probe run works with: the call that asks (`METHOD NAME ARGUMENTS`), the tokens, and whether to wait out a ticket's life. */
+export interface ProbeSetup { call: string; token?: string; secondToken?: string; waitExpiry?: boolean; ttlMs?: number; otherTool?: { name: string; arguments?: Record<string, unknown> }; }
+/** What a probe verdict says. */
+export interface ProbeVerdict { verdict: "passed" | "finding" | "completed" | "not-tested" | "inconclusive"; answered?: string; why?: string; grade?: "must" | "should" | "note"; spec?: string; }
+/** The next step of an attack: a line to send (after `waitMs`, with `headers`), or its verdict. */
+export type ProbeStep = { send: { message: Record<string, unknown>; bearer: string | null; waitMs: number; headers: Record<string, string> } } | { done: ProbeVerdict };
 /** One side effect in the server's ledger. */
 export interface LedgerEntry { atMs: number; replica: string; tool: string; what: string; cents: number | null; }
 "#;

@@ -14,7 +14,7 @@ use crate::components::{
     ledger::ledger_panel,
     moves::moves,
     picker::picker,
-    probe::ProbePanel,
+    probe::{FixItPanel, ProbePanel},
     quiz::Quiz,
     request::request_writer,
     sequence::sequence_panel,
@@ -219,6 +219,7 @@ pub fn lab_view(props: &Props) -> Html {
                     if host.owns_document {
                         <ProbePanel host={host.clone()} />
                     }
+                    <FixItPanel host={host.clone()} />
                 </div>
             }
         </>

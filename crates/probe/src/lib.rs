@@ -242,6 +242,8 @@ pub struct Run {
     other_ticket: Option<String>,
     /// Round 1's ticket, to send in round 2 ([`Move::FirstTicket`]).
     round1_ticket: Option<String>,
+    /// The keys of the first answer's questions.
+    first_questions: Vec<String>,
     phase: Phase,
     replies: Vec<Option<Value>>,
 }
@@ -335,6 +337,7 @@ impl Attack {
             first,
             other_ticket: None,
             round1_ticket: None,
+            first_questions: Vec::new(),
             phase,
             replies: vec![],
         };
@@ -402,14 +405,27 @@ impl Attack {
         })
     }
 
-    /// What the replies say about the server: the last one decides.
-    fn judge(&self, replies: &[Option<Value>]) -> Verdict {
+    /// What the replies say about the server: the last one decides. `first_questions` are
+    /// the keys of the first round's questions: a server that answers an attack with other
+    /// questions took the ticket and went on to a later round; one that asks round 1's again
+    /// started over, except with round 1's ticket, which it took to go back a step.
+    fn judge(&self, replies: &[Option<Value>], first_questions: &[String]) -> Verdict {
         let last = replies.last().cloned().flatten();
         let (answered, words) = said(last.as_ref());
+        let moved_on = || {
+            let questions: Vec<String> =
+                asked(last.as_ref()).map(|a| a.requests.keys().cloned().collect()).unwrap_or_default();
+            questions != first_questions
+        };
+        let through = |answered: String| Verdict::Finding { grade: self.grade, spec: self.spec, answered };
         match (self.by, answered) {
             (Move::Honest, Answered::Accepted { .. }) => Verdict::Completed,
             (Move::Honest, _) => Verdict::Inconclusive { why: format!("the honest retry did not complete: {words}") },
-            (_, Answered::Accepted { .. }) => Verdict::Finding { grade: self.grade, spec: self.spec, answered: words },
+            (_, Answered::Accepted { .. }) => through(words),
+            (Move::FirstTicket, Answered::AskedAgain) => through(format!("{words}: it took round 1's ticket again")),
+            (_, Answered::AskedAgain) if moved_on() => {
+                through(format!("{words}, with the next round's questions: it took the ticket"))
+            }
             (_, Answered::NoResponse) => Verdict::Inconclusive { why: "no response".into() },
             _ => Verdict::Passed { answered: words },
         }
@@ -458,6 +474,8 @@ impl Run {
                 let Some(reply) = reply else {
                     return Step::Done(Verdict::Inconclusive { why });
                 };
+                self.first_questions =
+                    asked(Some(&reply)).map(|a| a.requests.keys().cloned().collect()).unwrap_or_default();
                 match attack.attempts(self, &reply) {
                     Err(verdict) => Step::Done(verdict),
                     Ok(sends) => {
@@ -471,7 +489,7 @@ impl Run {
                 self.phase = Phase::Attempts(sends);
                 self.send_next()
             }
-            Phase::Done => Step::Done(attack.judge(&self.replies)),
+            Phase::Done => Step::Done(attack.judge(&self.replies, &self.first_questions)),
         }
     }
 
@@ -501,7 +519,7 @@ impl Run {
             return Step::Send(Send { message, bearer: self.first.bearer.clone(), wait_ms: 0 });
         }
         self.phase = Phase::Done;
-        Step::Done(self.attack.judge(&self.replies))
+        Step::Done(self.attack.judge(&self.replies, &self.first_questions))
     }
 }
 
@@ -524,12 +542,27 @@ mod tests {
     fn the_honest_retry_decides_whether_anything_can_be_concluded() {
         let honest = BATTERY[0];
         let done = json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "content": []}});
-        assert_eq!(honest.judge(&[Some(done)]), Verdict::Completed);
+        assert_eq!(honest.judge(&[Some(done)], &[]), Verdict::Completed);
         let refused = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "no"}});
-        assert!(matches!(honest.judge(&[Some(refused.clone())]), Verdict::Inconclusive { .. }));
+        assert!(matches!(honest.judge(&[Some(refused.clone())], &[]), Verdict::Inconclusive { .. }));
         let tamper = BATTERY[1];
-        assert!(matches!(tamper.judge(&[Some(refused)]), Verdict::Passed { .. }));
-        assert!(matches!(tamper.judge(&[None]), Verdict::Inconclusive { .. }));
+        assert!(matches!(tamper.judge(&[Some(refused)], &[]), Verdict::Passed { .. }));
+        assert!(matches!(tamper.judge(&[None], &[]), Verdict::Inconclusive { .. }));
+    }
+
+    #[test]
+    fn asked_again_is_taken_when_the_questions_moved_on() {
+        let asking = |key: &str| {
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required", "requestState": "t",
+                "inputRequests": {key: {"method": "elicitation/create", "params": {"mode": "form", "message": "?",
+                    "requestedSchema": {"type": "object", "properties": {}}}}}}})
+        };
+        let seat = ["seat".to_owned()];
+        let tamper = BATTERY[1];
+        assert!(matches!(tamper.judge(&[Some(asking("seat"))], &seat), Verdict::Passed { .. }), "started over");
+        assert!(matches!(tamper.judge(&[Some(asking("confirm"))], &seat), Verdict::Finding { .. }), "went on");
+        let stale = BATTERY.iter().find(|a| a.by == Move::FirstTicket).expect("in the battery");
+        assert!(matches!(stale.judge(&[Some(asking("seat"))], &seat), Verdict::Finding { .. }), "went back");
     }
 
     #[test]

@@ -1,0 +1,114 @@
+// Fix-It: the lab's attacks against the lab's server with the learner's verifier. In Node
+// (the codec package's fixIt with web/probe/verifier.js's compile, as the worker runs them)
+// and in the lab's page, in Chromium, where the worker's time limit stops an endless loop.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { axeViolations, equal, noProblems, ok } from "./assert.mjs";
+
+async function load(root) {
+  const m = await import(join(root, "dist/pkg/mrtr_js.js"));
+  m.initSync({ module: readFileSync(join(root, "dist/pkg/mrtr_js_bg.wasm")) });
+  const { STARTER, compile } = await import(join(root, "dist/probe/verifier.js"));
+  return { m, STARTER, run: (source) => m.fixIt(compile(source, m)) };
+}
+
+/** Every check of docs/TOKEN.md, in JavaScript: what the exercise is looking for. */
+const SOLUTION = `function open(ticket, { principal, request, now, used }) {
+  if (typeof ticket !== "string" || ticket.length > 4096) return refuse("not a ticket");
+  const parts = ticket.split(".");
+  if (parts.length !== 3 || parts[0] !== "v1") return refuse("malformed");
+  const [version, payload, tag] = parts;
+  if (!lab.equal(lab.sign(version + "." + payload), tag)) return refuse("bad signature");
+  const claims = JSON.parse(lab.decode(payload));
+  if (claims.sub !== principal) return refuse("issued to a different principal");
+  if (!(now < claims.exp)) return refuse("expired");
+  if (claims.dig !== lab.digest(request)) return refuse("belongs to a different request");
+  if (used.has(claims.nonce)) return refuse("already used");
+  used.add(claims.nonce);
+  return accept();
+}`;
+
+const through = (report) => report.results.filter((row) => !row.ok).map((row) => row.attack);
+
+export const tests = {
+  async "the raw server's verifier fails on exactly the checks it leaves out"({ root }) {
+    const { run, STARTER } = await load(root);
+    const report = run(STARTER);
+    equal(report.passed, false);
+    equal(report.results[0].result.verdict, "completed", "the honest flow completes");
+    // It checks the signature only: no principal, no expiry, no request, no record.
+    equal(through(report), ["other-principal", "too-late", "other-arguments", "other-tool", "other-method", "send-twice", "first-ticket"]);
+    const late = report.results.find((row) => row.attack === "too-late");
+    equal(late.result.grade, "should");
+    ok(late.result.spec.includes("short expiry"), late.result.spec);
+  },
+  async "a verifier with every check passes, and one that refuses everything does not"({ root }) {
+    const { run } = await load(root);
+    const good = run(SOLUTION);
+    equal(through(good), []);
+    equal(good.passed, true);
+    ok(good.results.find((r) => r.attack === "other-principal").result.answered.includes("issued to a different principal"));
+    const refuseAll = run('function open() { return refuse("no"); }');
+    equal(refuseAll.passed, false);
+    equal(refuseAll.results[0].result.verdict, "inconclusive");
+    ok(refuseAll.results[0].result.why.includes("Invalid requestState: no"), refuseAll.results[0].result.why);
+    // A throw refuses, with its message.
+    const throwing = run('function open(t) { throw new Error("nope"); }');
+    ok(throwing.results[1].result.answered.includes("your verifier threw: nope"), throwing.results[1].result.answered);
+  },
+  async "code that does not parse or defines no open is said so"({ root }) {
+    const { m } = await load(root);
+    const { compile } = await import(join(root, "dist/probe/verifier.js"));
+    let said = "";
+    try { compile("function open( {", m); } catch (e) { said = e.message; }
+    ok(said.startsWith("your code does not parse"), said);
+    try { compile("const x = 1;", m); } catch (e) { said = e.message; }
+    equal(said, "define function open(ticket, { principal, request, now, used })");
+  },
+  async "in the lab's page: the starter fails, an endless loop is stopped, the fix passes and is kept"(ctx) {
+    const page = await ctx.openPage("#fixit-title");
+    const panel = page.getByRole("region", { name: "Fix-It: write the verifier" });
+    const status = panel.getByRole("status");
+    await panel.getByRole("button", { name: "Run the attacks" }).click();
+    await page.waitForFunction(() => document.querySelector(".fixit-status")?.dataset.state);
+    ok((await status.textContent()).startsWith("Not yet: 7 of 21 attacks got through."), await status.textContent());
+    equal(await panel.locator('li[data-state="fail"] strong').count(), 7);
+    await ctx.screenshot(page, "fixit-starter");
+
+    await panel.getByLabel("Your verifier (JavaScript)").fill("function open() { for (;;) {} }");
+    await panel.getByRole("button", { name: "Run the attacks" }).click();
+    await page.waitForFunction(() => document.querySelector(".fixit-status")?.textContent.includes("stopped"), null, { timeout: 20000 });
+    ok((await status.textContent()).includes("stopped after 5 s: your verifier did not answer (an endless loop?)"));
+    ok(await panel.getByRole("button", { name: "Run the attacks" }).isEnabled(), "the page still answers");
+
+    await panel.getByLabel("Your verifier (JavaScript)").fill(SOLUTION);
+    await panel.getByRole("button", { name: "Run the attacks" }).click();
+    await page.waitForFunction(() => document.querySelector(".fixit-status")?.dataset.state === "pass");
+    equal(await status.textContent(), "Passed: all 21 attacks refused, and the honest flow completed.");
+    equal(await panel.locator(".muted").textContent(), "You have passed this exercise.");
+    equal(await page.evaluate(() => localStorage.getItem("mrtr-lab-challenges").split(",").includes("fix-it")), true);
+    await ctx.screenshot(page, "fixit-passed");
+    equal(await axeViolations(page, ctx.root), [], "axe");
+    await page.reload();
+    await page.locator("mrtr-fixit textarea").waitFor();
+    ok((await page.locator("mrtr-fixit textarea").inputValue()).includes("used.add"), "the learner's code is kept");
+    noProblems(page);
+    await page.context().close();
+  },
+  async "in a lesson page's lab, a pass is the lab's challenge event with its xAPI statement"(ctx) {
+    const page = await ctx.openPage("lesson.html");
+    await page.evaluate(() => {
+      window.heardEvents = [];
+      document.addEventListener("mrtr-lab:challenge", (e) => window.heardEvents.push(e.detail));
+    });
+    const lab = page.locator("mrtr-lab#voucher");
+    await lab.locator("mrtr-fixit textarea").fill(SOLUTION);
+    await lab.getByRole("button", { name: "Run the attacks" }).click();
+    await page.waitForFunction(() => window.heardEvents.some((e) => e.id === "fix-it"));
+    const passed = await page.evaluate(() => window.heardEvents.find((e) => e.id === "fix-it"));
+    equal(passed.statement.verb.id, "http://adlnet.gov/expapi/verbs/passed");
+    ok(passed.statement.object.id.endsWith("/challenges/fix-it"), passed.statement.object.id);
+    noProblems(page);
+    await page.context().close();
+  },
+};
