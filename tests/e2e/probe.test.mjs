@@ -40,10 +40,9 @@ export const tests = {
       ok((await panel.textContent()).includes("alice replays bob's ticket: refused: -32602 Invalid requestState: issued to a different principal"));
       panel = await test(page, careless.url);
       const summary = await panel.locator(".probe-summary").textContent();
-      ok(summary.includes("7 got through (5 MUST)"), summary);
+      equal(summary, "12 refused, 4 got through (2 MUST), 5 not tested or inconclusive.");
       const failing = await panel.locator('li[data-state="fail"] strong').allTextContents();
-      equal(failing, ["Change the tag", "Tamper: edit the payload", "Remove the tag", "Another flow's tag",
-        "Re-sign with another key", "Re-encode the ticket", "Send the honest retry twice"]);
+      equal(failing, ["Tamper: edit the payload", "Re-sign with another key", "Re-encode the ticket", "Send the honest retry twice"]);
       ok((await panel.locator("blockquote").first().textContent()).includes("servers MUST protect its integrity"));
       await ctx.screenshot(page, "probe-page");
       await panel.screenshot({ path: join(ctx.root, "target/screenshots/probe-panel.png") });

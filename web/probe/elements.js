@@ -171,7 +171,8 @@ class MrtrFixIt extends HTMLElement {
     this.code.setAttribute("autocapitalize", "off");
     this.button = element("button", { type: "button", textContent: "Run the attacks" });
     const reset = element("button", { type: "button", textContent: "Start again from the raw server" });
-    this.status = element("p", { className: "fixit-status", role: "status" });
+    this.status = element("p", { className: "fixit-status" });
+    this.status.setAttribute("aria-live", "polite");
     this.progress = element("p", { className: "muted" });
     this.results = element("ul", { className: "probe-results" });
     this.append(

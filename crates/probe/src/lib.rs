@@ -389,6 +389,13 @@ impl Attack {
         let by = if self.by == Move::FirstTicket { Move::Honest } else { self.by };
         let mut message: Value = serde_json::from_str(&situation.attempt(by, &mut run.client).line)
             .map_err(|e| Verdict::Inconclusive { why: format!("the move's line is not JSON: {e}") })?;
+        let mangles =
+            matches!(by, Move::TamperByte | Move::TamperTag | Move::DropTag | Move::SpliceTag | Move::EditPayload);
+        if mangles && message.pointer("/params/requestState").and_then(Value::as_str) == Some(ticket) {
+            return Err(Verdict::NotTested {
+                why: "it leaves this ticket as it was (its tag is empty, or another flow's is the same)".into(),
+            });
+        }
         if by == Move::Honest && ticket.is_empty() {
             if let Some(params) = message["params"].as_object_mut() {
                 params.remove("requestState");
