@@ -15,7 +15,7 @@
 
 use crate::call::transport::Transport;
 use clap::Args;
-use mrtr_probe::{Flow, Setup, Step, Tokens, Verdict, BATTERY};
+use mrtr_probe::{Exchange, Flow, Setup, Step, Tokens, Verdict, BATTERY};
 use serde_json::{json, Value};
 use std::process::ExitCode;
 
@@ -92,8 +92,9 @@ async fn find_flow(transport: &mut Transport, calls: &[Value], token: Option<&st
     Err("no tool asked for input: give the call that does with --call".into())
 }
 
-/// One attack on a fresh flow, sent through `transport`.
-async fn attack(transport: &mut Transport, attack: &mrtr_probe::Attack, setup: &Setup) -> Verdict {
+/// One attack on a fresh flow, sent through `transport`: its verdict, and what was sent and
+/// answered.
+async fn attack(transport: &mut Transport, attack: &mrtr_probe::Attack, setup: &Setup) -> (Verdict, Vec<Exchange>) {
     let (mut run, mut step) = attack.start(setup);
     loop {
         match step {
@@ -101,8 +102,21 @@ async fn attack(transport: &mut Transport, attack: &mrtr_probe::Attack, setup: &
                 tokio::time::sleep(std::time::Duration::from_millis(send.wait_ms)).await;
                 step = run.next(transport.send_as(&send.message, send.bearer.as_deref()).await);
             }
-            Step::Done(verdict) => return verdict,
+            Step::Done(verdict) => return (verdict, run.exchanges().to_vec()),
         }
+    }
+}
+
+/// `value` with every string longer than a line cut short, for a report a person reads (a
+/// 1 MB ticket is the point of one attack, not of its report).
+fn clipped(value: &Value) -> Value {
+    match value {
+        Value::String(text) if text.len() > 200 => {
+            Value::String(format!("{} ({} bytes)", mrtr_sim::text::clip(text.clone(), 200), text.len()))
+        }
+        Value::Array(items) => items.iter().map(clipped).collect(),
+        Value::Object(members) => members.iter().map(|(k, v)| (k.clone(), clipped(v))).collect(),
+        other => other.clone(),
     }
 }
 
@@ -129,8 +143,11 @@ pub async fn run(args: ProbeArgs) -> Result<ExitCode, String> {
     let wait_expiry = args.wait_expiry.then_some(args.ttl);
     let setup = Setup { flow, tokens, wait_expiry, other_tool };
     let mut results = Vec::new();
+    let mut exchanges = Vec::new();
     for each in BATTERY {
-        results.push((each, attack(&mut transport, each, &setup).await));
+        let (verdict, sent) = attack(&mut transport, each, &setup).await;
+        results.push((each, verdict));
+        exchanges.push(sent);
     }
     let flow = setup.flow;
     transport.close().await;
@@ -138,7 +155,11 @@ pub async fn run(args: ProbeArgs) -> Result<ExitCode, String> {
     if args.json {
         let rows: Vec<Value> = results
             .iter()
-            .map(|(attack, verdict)| json!({"attack": attack.by.id(), "title": attack.by.title(), "result": verdict}))
+            .zip(&exchanges)
+            .map(|((attack, verdict), sent)| {
+                json!({"attack": attack.by.id(), "title": attack.by.title(), "result": verdict,
+                    "exchanges": clipped(&serde_json::to_value(sent).unwrap_or_default())})
+            })
             .collect();
         println!(
             "{}",
@@ -187,6 +208,15 @@ fn report(flow: &Flow, results: &[(&mrtr_probe::Attack, Verdict)]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_report_cuts_long_strings_and_says_how_long_they_were() {
+        let sent = json!({"params": {"requestState": "A".repeat(1_000_000), "name": "deploy"}});
+        let cut = clipped(&sent);
+        let state = cut["params"]["requestState"].as_str().expect("a string");
+        assert!(state.len() < 300 && state.ends_with("… (1000000 bytes)"), "{state}");
+        assert_eq!(cut["params"]["name"], "deploy");
+    }
 
     #[test]
     fn arguments_fit_the_required_fields() {

@@ -123,6 +123,26 @@ fn a_record_per_replica_behind_two_replicas_is_caught_by_the_replay() {
 const CALL: &str = r#"tools/call deploy {"env":"staging"}"#;
 
 #[test]
+fn the_json_report_shows_what_each_attack_sent_and_what_came_back() {
+    let served = Served::start(&[]);
+    let out = Command::new(env!("CARGO_BIN_EXE_mrtr"))
+        .args(["probe", &served.url, "--token", "bob-token", "--second-token", "alice-token", "--json"])
+        .output()
+        .expect("runs");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    let row = |id: &str| report["results"].as_array().and_then(|r| r.iter().find(|r| r["attack"] == id)).cloned();
+    let alice = row("other-principal").expect("the principal attack");
+    let exchanges = alice["exchanges"].as_array().expect("exchanges");
+    assert_eq!(exchanges.len(), 2, "the call that asks, then the retry: {exchanges:?}");
+    assert_eq!(exchanges[0]["reply"]["result"]["resultType"], "input_required");
+    assert_eq!(exchanges[1]["reply"]["error"]["code"], -32602);
+    assert_eq!(exchanges[1]["sent"]["params"]["requestState"], exchanges[0]["reply"]["result"]["requestState"]);
+    let huge = row("huge").expect("the 1 MB attack");
+    let shown = huge["exchanges"][1]["sent"]["params"]["requestState"].as_str().expect("a string");
+    assert!(shown.ends_with("(1000000 bytes)"), "a 1 MB ticket is shown cut short: {}", shown.len());
+}
+
+#[test]
 fn a_server_that_signs_nothing_is_caught_by_the_tampering_attacks_and_fails() {
     let (code, rows) = probe(&["--signing", "off"]);
     assert_eq!(code, 1, "a MUST finding fails the run");

@@ -39,7 +39,7 @@ use mrtr_sim::person::{Person, Reply};
 use mrtr_sim::protocol::Capabilities;
 use mrtr_sim::scenarios::Answered;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 /// How strongly the specification asks for what an attack tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -187,6 +187,15 @@ pub struct Send {
     pub wait_ms: u64,
 }
 
+/// One line an attack sent and what came back.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Exchange {
+    /// The JSON-RPC request.
+    pub sent: Value,
+    /// The response, or `{"transportError": why}` when none came.
+    pub reply: Value,
+}
+
 /// What an attack under way wants next.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
@@ -244,6 +253,10 @@ pub struct Run {
     round1_ticket: Option<String>,
     /// The keys of the first answer's questions.
     first_questions: Vec<String>,
+    /// Every line sent so far with its reply.
+    exchanges: Vec<Exchange>,
+    /// The line sent last, waiting for its reply.
+    pending: Option<Value>,
     phase: Phase,
     replies: Vec<Option<Value>>,
 }
@@ -340,6 +353,8 @@ impl Attack {
             first_questions: Vec::new(),
             phase,
             replies: vec![],
+            exchanges: vec![],
+            pending: Some(step.message.clone()),
         };
         (run, Step::Send(step))
     }
@@ -464,8 +479,25 @@ impl Run {
         &self.attack
     }
 
+    /// Every line sent so far, with its reply: what a report shows of the attack.
+    pub fn exchanges(&self) -> &[Exchange] {
+        &self.exchanges
+    }
+
     /// Takes the reply to the last [`Step::Send`] and gives the next step.
     pub fn next(&mut self, reply: Result<Value, String>) -> Step {
+        if let Some(sent) = self.pending.take() {
+            let reply = reply.clone().unwrap_or_else(|why| json!({"transportError": why}));
+            self.exchanges.push(Exchange { sent, reply });
+        }
+        let step = self.advance(reply);
+        if let Step::Send(send) = &step {
+            self.pending = Some(send.message.clone());
+        }
+        step
+    }
+
+    fn advance(&mut self, reply: Result<Value, String>) -> Step {
         let attack = self.attack;
         let (reply, why) = match reply {
             Ok(reply) => (Some(reply), String::new()),
