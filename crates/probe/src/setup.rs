@@ -1,0 +1,79 @@
+//! What a probe works with: the call that starts a flow, the principals' tokens, and what
+//! it may do (wait out a lifetime, spend the ticket on another of the server's tools).
+
+use serde_json::{Map, Value};
+
+/// What a probe works with: the call that starts a flow, who sends it, and what it may do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Setup {
+    /// The call that asks for input.
+    pub flow: Flow,
+    /// Whose tokens.
+    pub tokens: Tokens,
+    /// Whether to wait out a ticket's lifetime for [`Move::TooLate`], and that lifetime when
+    /// the ticket does not say it (`Some(None)`: read it from a readable ticket).
+    pub wait_expiry: Option<Option<u64>>,
+    /// Another call of the same server, for [`Move::OtherTool`] (`{"name", "arguments"}`).
+    pub other_tool: Option<Value>,
+}
+
+/// The call that starts a flow: a method and params that answer `input_required`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flow {
+    /// `tools/call`, `prompts/get` or `resources/read`.
+    pub method: String,
+    /// Its params (`name`, `arguments`, …), without `_meta`.
+    pub params: Value,
+}
+
+impl Flow {
+    /// `METHOD NAME ARGUMENTS` as a flow: `tools/call deploy {"env":"staging"}`,
+    /// `resources/read lab://report`.
+    ///
+    /// ```
+    /// let flow = mrtr_probe::Flow::parse(r#"tools/call deploy {"env": "staging"}"#).unwrap();
+    /// assert_eq!(flow.params, serde_json::json!({"name": "deploy", "arguments": {"env": "staging"}}));
+    /// ```
+    pub fn parse(call: &str) -> Result<Flow, String> {
+        let mut words = call.trim().splitn(3, ' ');
+        let (Some(method), Some(name)) = (words.next(), words.next()) else {
+            return Err(format!("a call is METHOD NAME ARGUMENTS, not '{call}'"));
+        };
+        let arguments: Value = match words.next() {
+            Some(text) => serde_json::from_str(text).map_err(|e| format!("the arguments are not JSON: {e}"))?,
+            None => Value::Object(Map::new()),
+        };
+        let mut params = Map::new();
+        if method == "resources/read" {
+            params.insert("uri".into(), name.into());
+        } else {
+            params.insert("name".into(), name.into());
+            params.insert("arguments".into(), arguments);
+        }
+        Ok(Flow { method: method.to_owned(), params: params.into() })
+    }
+}
+
+/// The bearer tokens of one principal, and of another for the principal attack.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tokens {
+    /// Whose flows the probe starts (`None`: no `Authorization`).
+    pub first: Option<String>,
+    /// Someone else's, for presenting the first's ticket (`None`: that attack is not tested).
+    pub second: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    #[test]
+    fn a_call_reads_as_method_name_and_arguments() {
+        let flow = Flow::parse(r#"tools/call deploy {"env": "staging"}"#).expect("a flow");
+        assert_eq!(flow.method, "tools/call");
+        assert_eq!(flow.params, json!({"name": "deploy", "arguments": {"env": "staging"}}));
+        assert_eq!(Flow::parse("resources/read lab://report").expect("a flow").params, json!({"uri": "lab://report"}));
+        assert!(Flow::parse("tools/call").is_err());
+        assert!(Flow::parse("tools/call deploy {").is_err());
+    }
+}
