@@ -42,6 +42,11 @@ export const tests = {
     equal(late.result.grade, "should");
     ok(late.result.spec.includes("short expiry"), late.result.spec);
   },
+  async "every attack of the battery has a hint"({ root }) {
+    const { m } = await load(root);
+    const { HINTS } = await import(join(root, "dist/probe/verifier.js"));
+    for (const { id } of m.probeAttacks()) ok(HINTS[id], `a hint for ${id}`);
+  },
   async "a verifier with every check passes, and one that refuses everything does not"({ root }) {
     const { run } = await load(root);
     const good = run(SOLUTION);
@@ -73,6 +78,9 @@ export const tests = {
     await page.waitForFunction(() => document.querySelector(".fixit-status")?.dataset.state);
     ok((await status.textContent()).startsWith("Not yet: 7 of 21 attacks got through."), await status.textContent());
     equal(await panel.locator('li[data-state="fail"] strong').count(), 7);
+    const hints = await panel.locator('li[data-state="fail"] .hint').allTextContents();
+    equal(hints.length, 7, "each attack that got through says what to check");
+    ok(hints[0].includes("compare claims.sub with principal"), hints[0]);
     await ctx.screenshot(page, "fixit-starter");
 
     await panel.getByLabel("Your verifier (JavaScript)").fill("function open() { for (;;) {} }");

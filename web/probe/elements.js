@@ -9,7 +9,7 @@
 // on the first run: neither is part of the page's first load. A lesson page can use both:
 //   <script type="module" src="https://where-the-lab-is/probe/elements.js"></script>
 //   <mrtr-fixit></mrtr-fixit>
-import { STARTER } from "./verifier.js";
+import { HINTS, STARTER } from "./verifier.js";
 
 /** How long a Fix-It run may take before its worker is stopped: the battery takes milliseconds. */
 export const TIME_LIMIT_MS = 5000;
@@ -211,7 +211,11 @@ class MrtrFixIt extends HTMLElement {
       this.status.dataset.state = "fail";
       return;
     }
-    this.results.replaceChildren(...report.results.map((row) => resultRow(row.title, row.result)));
+    this.results.replaceChildren(...report.results.map((row) => {
+      const li = resultRow(row.title, row.result);
+      if (!row.ok && HINTS[row.attack]) li.append(element("p", { className: "hint", textContent: `Hint: ${HINTS[row.attack]}` }));
+      return li;
+    }));
     const attacks = report.results.length - 1;
     const through = report.results.filter((row) => !row.ok).length;
     this.status.dataset.state = report.passed ? "pass" : "fail";

@@ -57,3 +57,23 @@ export function compile(source, m) {
   if (!open) throw new Error("define function open(ticket, { principal, request, now, used })");
   return open;
 }
+
+/** What to check for each attack that got through Fix-It's verifier: the check of
+ *  docs/TOKEN.md that stops it, said in the helpers' terms. */
+const SIGNATURE = 'check the tag: three parts, "v1" first, and lab.equal(lab.sign(version + "." + payload), tag).';
+const SHAPE = "refuse what is not a string of at most 4096 characters in three parts.";
+const NONCE = "remember each claims.nonce in used, and refuse one already there.";
+const REQUEST = "compare claims.dig with lab.digest(request).";
+export const HINTS = {
+  honest: "a ticket that passes every check must be accepted: the honest retry has to complete.",
+  "tamper-byte": SIGNATURE, "tamper-tag": SIGNATURE, "edit-payload": SIGNATURE, "drop-tag": SIGNATURE,
+  "splice-tag": SIGNATURE, resign: SIGNATURE, "unasked-ticket": SIGNATURE, "re-encode": SIGNATURE,
+  hello: SHAPE, "not-a-string": SHAPE, huge: SHAPE, empty: SHAPE,
+  "other-principal": "read the claims (JSON.parse(lab.decode(payload))) and compare claims.sub with principal.",
+  "too-late": "refuse when now is at or past claims.exp.",
+  "other-arguments": REQUEST, "other-tool": REQUEST, "other-method": REQUEST,
+  "send-twice": NONCE, "first-ticket": NONCE,
+  // Answers that come without a ticket never reach open: the server ignores them and asks.
+  "prefill-answer": "answers without a ticket are the server's to ignore; open never sees them.",
+  "drop-ticket": "answers without a ticket are the server's to ignore; open never sees them.",
+};

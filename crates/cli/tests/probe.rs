@@ -158,3 +158,14 @@ fn a_server_without_a_record_is_caught_by_the_replay() {
     assert_eq!(code, 0, "a note does not fail the run");
     assert_eq!(got_through(&rows), [("send-twice", "note")]);
 }
+
+#[test]
+fn a_stdio_server_is_probed_through_the_process_it_starts() {
+    let mrtr = env!("CARGO_BIN_EXE_mrtr");
+    let (code, rows) = probe_urls(&[], &["--call", CALL, "--", mrtr, "serve", "--signing", "off", "--quiet"]);
+    assert_eq!(code, 1, "the careless server's MUST findings fail the run: {rows:?}");
+    assert_eq!(rows[0], ("honest".into(), "completed".into(), None));
+    assert_eq!(got_through(&rows), [("edit-payload", "must"), ("resign", "must"), ("re-encode", "note")]);
+    let principal = rows.iter().find(|r| r.0 == "other-principal").expect("a row");
+    assert_eq!(principal.1, "not-tested", "over stdio the server decides who speaks");
+}
