@@ -99,7 +99,7 @@ pub struct Run {
     /// The line sent last, waiting for its reply.
     pending: Option<Value>,
     phase: Phase,
-    replies: Vec<Option<Value>>,
+    replies: Vec<Result<Value, String>>,
 }
 
 impl Attack {
@@ -246,6 +246,7 @@ impl Run {
 
     fn advance(&mut self, reply: Result<Value, String>) -> Step {
         let attack = self.attack;
+        let kept = reply.clone();
         let (reply, why) = match reply {
             Ok(reply) => (Some(reply), String::new()),
             Err(why) => (None, why),
@@ -271,7 +272,7 @@ impl Run {
                 }
             }
             Phase::Attempts(sends) => {
-                self.replies.push(reply);
+                self.replies.push(kept);
                 self.phase = Phase::Attempts(sends);
                 self.send_next()
             }
@@ -288,14 +289,14 @@ impl Run {
         }
         // The honest retry plays every round of the flow, each with its latest ticket.
         if self.attack.by == Move::Honest && self.replies.len() < MAX_ROUNDS {
-            let reached = self.replies.last().cloned().flatten();
+            let reached = self.replies.last().and_then(|r| r.clone().ok());
             if let Some(Asked { ticket, answers, .. }) = asked(reached.as_ref()) {
                 let message = self.client.retry(&self.first.message, answers, ticket);
                 return Step::Send(Send { message, bearer: self.first.bearer.clone(), wait_ms: 0 });
             }
         }
         if let Some(round1_ticket) = self.round1_ticket.take() {
-            let reached = self.replies.pop().flatten();
+            let reached = self.replies.pop().and_then(Result::ok);
             let Some(Asked { answers, .. }) = asked(reached.as_ref()) else {
                 self.phase = Phase::Done;
                 return Step::Done(Verdict::NotTested { why: "the flow has one round".into() });

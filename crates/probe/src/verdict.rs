@@ -51,8 +51,8 @@ impl Attack {
     /// the keys of the first round's questions: a server that answers an attack with other
     /// questions took the ticket and went on to a later round; one that asks round 1's again
     /// started over, except with round 1's ticket, which it took to go back a step.
-    pub(crate) fn judge(&self, replies: &[Option<Value>], first_questions: &[String]) -> Verdict {
-        let last = replies.last().cloned().flatten();
+    pub(crate) fn judge(&self, replies: &[Result<Value, String>], first_questions: &[String]) -> Verdict {
+        let last = replies.last().and_then(|r| r.clone().ok());
         let (answered, words) = said(last.as_ref());
         let moved_on = || {
             let questions: Vec<String> =
@@ -68,7 +68,10 @@ impl Attack {
             (_, Answered::AskedAgain) if moved_on() => {
                 through(format!("{words}, with the next round's questions: it took the ticket"))
             }
-            (_, Answered::NoResponse) => Verdict::Inconclusive { why: "no response".into() },
+            (_, Answered::NoResponse) => {
+                let why = replies.last().and_then(|r| r.clone().err()).unwrap_or_default();
+                Verdict::Inconclusive { why: format!("no response: {why}").trim_end_matches(": ").to_owned() }
+            }
             _ => Verdict::Passed { answered: words },
         }
     }
@@ -83,12 +86,13 @@ mod tests {
     fn the_honest_retry_decides_whether_anything_can_be_concluded() {
         let honest = BATTERY[0];
         let done = json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "content": []}});
-        assert_eq!(honest.judge(&[Some(done)], &[]), Verdict::Completed);
+        assert_eq!(honest.judge(&[Ok(done)], &[]), Verdict::Completed);
         let refused = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "no"}});
-        assert!(matches!(honest.judge(&[Some(refused.clone())], &[]), Verdict::Inconclusive { .. }));
+        assert!(matches!(honest.judge(&[Ok(refused.clone())], &[]), Verdict::Inconclusive { .. }));
         let tamper = BATTERY[1];
-        assert!(matches!(tamper.judge(&[Some(refused)], &[]), Verdict::Passed { .. }));
-        assert!(matches!(tamper.judge(&[None], &[]), Verdict::Inconclusive { .. }));
+        assert!(matches!(tamper.judge(&[Ok(refused)], &[]), Verdict::Passed { .. }));
+        let unreached = tamper.judge(&[Err("HTTP 413, and the body is not JSON".into())], &[]);
+        assert_eq!(unreached, Verdict::Inconclusive { why: "no response: HTTP 413, and the body is not JSON".into() });
     }
 
     #[test]
@@ -100,9 +104,9 @@ mod tests {
         };
         let seat = ["seat".to_owned()];
         let tamper = BATTERY[1];
-        assert!(matches!(tamper.judge(&[Some(asking("seat"))], &seat), Verdict::Passed { .. }), "started over");
-        assert!(matches!(tamper.judge(&[Some(asking("confirm"))], &seat), Verdict::Finding { .. }), "went on");
+        assert!(matches!(tamper.judge(&[Ok(asking("seat"))], &seat), Verdict::Passed { .. }), "started over");
+        assert!(matches!(tamper.judge(&[Ok(asking("confirm"))], &seat), Verdict::Finding { .. }), "went on");
         let stale = BATTERY.iter().find(|a| a.by == Move::FirstTicket).expect("in the battery");
-        assert!(matches!(stale.judge(&[Some(asking("seat"))], &seat), Verdict::Finding { .. }), "went back");
+        assert!(matches!(stale.judge(&[Ok(asking("seat"))], &seat), Verdict::Finding { .. }), "went back");
     }
 }
