@@ -37,7 +37,7 @@ export const tests = {
       const page = await ctx.openPage("#probe-title");
       let panel = await test(page, safe.url);
       equal(await panel.locator(".probe-summary").textContent(), "19 refused, 0 got through (0 MUST), 2 not tested or inconclusive.");
-      ok((await panel.textContent()).includes("alice replays bob's ticket: refused: -32602 Invalid requestState: issued to a different principal"));
+      ok((await panel.textContent()).includes("alice replays bob's ticket: refused by the principal check: -32602 Invalid requestState: issued to a different principal"));
       panel = await test(page, careless.url);
       const summary = await panel.locator(".probe-summary").textContent();
       equal(summary, "12 refused, 4 got through (2 MUST), 5 not tested or inconclusive.");

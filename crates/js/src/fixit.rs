@@ -3,7 +3,8 @@
 //!
 //! The server still mints with the codec. When a request carries a `requestState`, the
 //! learner's `open(ticket, {principal, request, now, used})` decides: a refusal is answered
-//! as the codec's are (`-32602 Invalid requestState: …`); an acceptance lets the server carry
+//! as the codec's are (`-32602 Invalid requestState: …`, without a check id: the learner's
+//! code has none); an acceptance lets the server carry
 //! on with whatever the ticket's payload says, as a server that trusts its verifier does (the
 //! payload is read without any check and handed on in a fresh ticket the server opens).
 //!
@@ -122,7 +123,7 @@ impl Door<'_> {
                     message["id"].clone(),
                     mrtr_ticket::INVALID_PARAMS,
                     &format!("Invalid requestState: {reason}. Start the request again without it."),
-                    Some(json!({"reason": "invalid_request_state", "check": "yours"})),
+                    Some(json!({"reason": "invalid_request_state"})),
                 );
             }
             // Accepted: the server believes the payload, whatever it says.

@@ -5,13 +5,18 @@ use mrtr_sim::person::{Person, Reply};
 use mrtr_sim::scenarios::Answered;
 use serde_json::{Map, Value};
 
-/// The outcome of a reply in a few words: `refused: -32602 Invalid requestState: …`.
+/// The outcome of a reply in a few words, naming the check that refused when the server says
+/// which (`data.check`, as the lab's servers do), as the lab's verdict line does:
+/// `refused by the principal check: -32602 Invalid requestState: …`.
 pub(crate) fn said(reply: Option<&Value>) -> (Answered, String) {
     let answered = Answered::of_response(reply);
     let words = match &answered {
         Answered::Accepted { text } => format!("accepted: {text}"),
         Answered::AskedAgain => "asked again (input_required)".to_owned(),
         Answered::ToolError { text } => format!("a tool error: {text}"),
+        Answered::Refused { check: Some(check), code, message } => {
+            format!("refused by the {check} check: {code} {message}")
+        }
         Answered::Refused { code, message, .. } => format!("refused: {code} {message}"),
         Answered::NoResponse => "no response".to_owned(),
     };
