@@ -20,8 +20,7 @@ OUT=$ROOT/target/bench-server
 rm -rf "$OUT" && mkdir -p "$OUT"
 step cargo build --quiet --locked --profile bench-server -p mrtr
 MRTR=$ROOT/target/bench-server/mrtr
-pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done' EXIT
+trap stop_servers EXIT
 
 bench() {
   "$MRTR" bench --seconds "$EACH" "$@" | tee -a "$OUT/figures.txt"

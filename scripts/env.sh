@@ -25,9 +25,17 @@ step() {
   return $rc
 }
 
+# The servers start_server started, and how to stop them: a script that starts any says
+# `trap stop_servers EXIT` once, and may call stop_servers between its parts.
+pids=()
+stop_servers() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+  pids=()
+}
+
 # Starts a server in the background that prints its address (`… http://127.0.0.1:PORT/mcp`),
-# its output in LOG, and waits for that address: sets URL and adds the process to `pids` (the
-# caller's trap stops them). Fails, showing the log, when none comes within 10 s.
+# its output in LOG, and waits for that address: sets URL and adds the process to `pids`
+# (stop_servers stops them). Fails, showing the log, when none comes within 10 s.
 #   start_server LOG COMMAND [ARGS…]
 start_server() {
   local log=$1

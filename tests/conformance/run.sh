@@ -28,14 +28,7 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 passed=0
 failed=0
 
-pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done' EXIT
-
-# Stops the servers started so far.
-stop_servers() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
-  pids=()
-}
+trap stop_servers EXIT
 
 # Runs one scenario; `want` is "pass" (no FAILURE, no WARNING) or "fail" (a FAILURE).
 scenario() {

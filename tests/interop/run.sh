@@ -20,8 +20,7 @@ OUT=$ROOT/target/interop
 rm -rf "$OUT" && mkdir -p "$OUT"
 passed=0
 failed=0
-pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done' EXIT
+trap stop_servers EXIT
 
 check() {
   local name=$1 log=$2
