@@ -122,7 +122,7 @@ pub fn service(args: &ServeArgs) -> Result<Service, String> {
     };
     let server = Server::new(key(args.key_file.as_ref())?, config);
     let tokens: HashMap<String, String> = if args.tokens.is_empty() {
-        [("bob-token", "bob"), ("alice-token", "alice")].map(|(t, p)| (t.to_owned(), p.to_owned())).into()
+        mrtr_sim::cluster::PRINCIPALS.map(|(t, p)| (t.to_owned(), p.to_owned())).into()
     } else {
         args.tokens.iter().cloned().collect()
     };

@@ -12,9 +12,9 @@
 //! worker when it takes too long, so an endless loop in the learner's code freezes nothing.
 
 use crate::options;
-use js_sys::{Function, Object, Reflect, Set};
+use js_sys::{Function, Reflect, Set};
 use mrtr_probe::{Flow, Setup, Tokens, Verdict, BATTERY};
-use mrtr_sim::cluster::LAB_KEY;
+use mrtr_sim::cluster::{principal_of, LAB_KEY};
 use mrtr_sim::jsonrpc;
 use mrtr_sim::ledger::Ledger;
 use mrtr_sim::server::{Ctx, Server, ServerConfig, StateStore};
@@ -62,15 +62,11 @@ struct Learner<'a> {
 impl Learner<'_> {
     /// Asks the learner's `open`: `Ok` to accept, `Err(reason)` to refuse.
     fn verdict(&self, ticket: &Value, principal: &str, request: &Value, now_ms: u64) -> Result<(), String> {
-        let context = Object::new();
-        let set = |name: &str, value: JsValue| Reflect::set(&context, &name.into(), &value).map(drop);
-        let request_js = js_sys::JSON::parse(&request.to_string()).unwrap_or(JsValue::NULL);
-        set("principal", principal.into())
-            .and_then(|()| set("request", request_js))
-            .and_then(|()| set("now", JsValue::from_f64(now_ms as f64)))
-            .and_then(|()| set("used", self.used.clone().into()))
-            .map_err(|_| "the context could not be built".to_owned())?;
-        let ticket = js_sys::JSON::parse(&ticket.to_string()).unwrap_or(JsValue::NULL);
+        let unbuilt = "the verifier's arguments could not be built";
+        let context = options::to_js(&json!({"principal": principal, "request": request, "now": now_ms}))
+            .map_err(|_| unbuilt.to_owned())?;
+        Reflect::set(&context, &"used".into(), &self.used).map_err(|_| unbuilt.to_owned())?;
+        let ticket = options::to_js(ticket).map_err(|_| unbuilt.to_owned())?;
         let said = self.open.call2(&JsValue::NULL, &ticket, &context).map_err(|thrown| {
             let message = Reflect::get(&thrown, &"message".into()).ok().and_then(|m| m.as_string());
             format!("your verifier threw: {}", message.unwrap_or_else(|| format!("{thrown:?}")))
@@ -103,11 +99,7 @@ struct Door<'a> {
 impl Door<'_> {
     /// Answers one request from `bearer`.
     fn handle(&mut self, message: &Value, bearer: Option<&str>) -> Value {
-        let principal = match bearer {
-            Some("bob-token") => "bob",
-            Some("alice-token") => "alice",
-            _ => "",
-        };
+        let principal = bearer.and_then(principal_of).unwrap_or_default();
         let mut message = message.clone();
         if let Some(ticket) = message.pointer("/params/requestState").cloned() {
             let method = message["method"].as_str().unwrap_or_default().to_owned();
@@ -130,8 +122,13 @@ impl Door<'_> {
             let believed = inspect(ticket.as_str().unwrap_or_default()).payload;
             let data = believed.and_then(|claims| claims.get("data").cloned()).unwrap_or_else(|| json!({}));
             if let Ok(request) = RequestDigest::of(&method, &message["params"]) {
-                let mint =
-                    Mint { principal: principal.to_owned(), request, data, now_ms: self.now_ms, ttl_ms: 120_000 };
+                let mint = Mint {
+                    principal: principal.to_owned(),
+                    request,
+                    data,
+                    now_ms: self.now_ms,
+                    ttl_ms: self.server.config().ttl_ms,
+                };
                 if let Ok(trusted) = self.server.codec().mint(&mint, &mut self.rng) {
                     message["params"]["requestState"] = trusted.into();
                 }

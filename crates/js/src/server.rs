@@ -2,7 +2,7 @@
 //! runs, one JSON-RPC line in, one line out.
 
 use crate::{number, options};
-use mrtr_sim::cluster::LAB_KEY;
+use mrtr_sim::cluster::{principal_of, LAB_KEY};
 use mrtr_sim::ledger::Ledger;
 use mrtr_sim::server::{Ctx, Server, ServerConfig, StateStore};
 use mrtr_ticket::SplitMix64;
@@ -89,13 +89,13 @@ impl LabServer {
         let request: Request = options::parse(context)?;
         let principal = match (&request.principal, request.bearer.as_deref()) {
             (Some(p), _) => p.clone(),
-            (None, Some("bob-token")) => "bob".into(),
-            (None, Some("alice-token")) => "alice".into(),
-            (None, Some(other)) => {
-                return Err(JsError::new(&format!(
-                    "mrtr: unknown bearer token '{other}' (the lab knows bob-token and alice-token)"
-                )))
-            }
+            (None, Some(bearer)) => principal_of(bearer)
+                .ok_or_else(|| {
+                    JsError::new(&format!(
+                        "mrtr: unknown bearer token '{bearer}' (the lab knows bob-token and alice-token)"
+                    ))
+                })?
+                .into(),
             (None, None) => return Err(JsError::new("mrtr: give `bearer` or `principal`")),
         };
         let mut ctx = Ctx {

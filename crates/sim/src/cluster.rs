@@ -188,8 +188,14 @@ pub struct Cluster {
     now_ms: u64,
 }
 
-/// The bearer tokens the cluster knows, and whom each stands for.
-const PRINCIPALS: [(&str, &str); 2] = [("bob-token", "bob"), ("alice-token", "alice")];
+/// The lab's bearer tokens, and whom each stands for: the cluster's, the JS package's server
+/// and Fix-It's, and `mrtr serve`'s by default.
+pub const PRINCIPALS: [(&str, &str); 2] = [("bob-token", "bob"), ("alice-token", "alice")];
+
+/// The principal one of the lab's bearer tokens ([`PRINCIPALS`]) stands for.
+pub fn principal_of(bearer: &str) -> Option<&'static str> {
+    PRINCIPALS.iter().find(|(token, _)| *token == bearer).map(|(_, principal)| *principal)
+}
 
 impl Cluster {
     /// A cluster with both replicas up, at t = 0, knowing the bearer tokens of bob and alice.
@@ -292,11 +298,6 @@ impl Cluster {
         }
     }
 
-    /// The principal a bearer token stands for.
-    pub fn principal_of(&self, bearer: &str) -> Option<&'static str> {
-        PRINCIPALS.iter().find(|(token, _)| *token == bearer).map(|(_, principal)| *principal)
-    }
-
     /// The balancer's choice for the next request.
     pub fn route(&mut self) -> Replica {
         match self.config.balancing {
@@ -333,7 +334,7 @@ impl Cluster {
             );
             return nothing;
         }
-        let Some(principal) = self.principal_of(bearer).map(str::to_owned) else {
+        let Some(principal) = principal_of(bearer).map(str::to_owned) else {
             trace.push(now, lane, Actor::Client, Kind::Fault, "401 Unauthorized: unknown bearer token");
             return nothing;
         };

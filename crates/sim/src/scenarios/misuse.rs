@@ -65,7 +65,7 @@ pub fn situation_in_round(world: &mut World, method: &str, params: Value, round:
 /// A ticket the server could have given another flow of the same call (its own nonce, so
 /// its own tag), minted aside: the world's clock and random numbers are left as they were.
 fn another_flows_ticket(world: &World, situation: &Situation) -> Option<String> {
-    let principal = world.cluster.principal_of(&world.client.bearer)?;
+    let principal = crate::cluster::principal_of(&world.client.bearer)?;
     let method = situation.first.get("method").and_then(Value::as_str)?;
     let request = mrtr_ticket::RequestDigest::of(method, &situation.first["params"]).ok()?;
     let server = world.cluster.server();
