@@ -28,8 +28,11 @@ step() {
 # The servers start_server started, and how to stop them: a script that starts any says
 # `trap stop_servers EXIT` once, and may call stop_servers between its parts.
 pids=()
+# A stopped server's status (143) is not the script's: under `set -e` it would end the
+# script with it, so each stop ends in `|| true`.
 stop_servers() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+  local p
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null || true; done
   pids=()
 }
 
