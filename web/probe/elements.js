@@ -32,7 +32,7 @@ const element = (tag, props = {}, ...children) => {
 
 /** One verdict in the lab's words: a mark, a state, a sentence, and the spec's words when an
  *  attack got through. The same for a real server and for the learner's verifier. */
-export function resultRow(title, result) {
+export function resultRow(title, result, attack) {
   const grade = { must: "MUST", should: "SHOULD", note: "note" }[result.grade];
   const [mark, state, said] = {
     completed: ["✓", "pass", "completed: the flow works"],
@@ -45,7 +45,11 @@ export function resultRow(title, result) {
     element("strong", { textContent: title }), `: ${said}`);
   li.dataset.state = state;
   li.firstChild.setAttribute("aria-hidden", "true");
-  if (result.verdict === "finding") li.append(element("blockquote", { textContent: result.spec }));
+  if (result.verdict === "finding") {
+    if (attack?.what) li.append(element("p", { textContent: `What it sent: ${attack.what}` }));
+    if (attack?.fix) li.append(element("p", { textContent: `To fix: ${attack.fix}` }));
+    li.append(element("blockquote", { textContent: result.spec }));
+  }
   return li;
 }
 
@@ -61,19 +65,79 @@ function field(label, name, value, type = "text") {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** POSTs one line as a 2026-07-28 client does; the response's JSON, or why there is none. */
+/** The JSON-RPC response to request `id` in an event stream: notifications and the server's
+ *  own requests are passed over. */
+export function fromEventStream(text, id) {
+  for (const event of text.split(/\r?\n\r?\n/)) {
+    const data = event.split(/\r?\n/).filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(5).replace(/^ /, "")).join("\n");
+    if (!data) continue;
+    try {
+      const message = JSON.parse(data);
+      if (message && !("method" in message) && ("result" in message || "error" in message) && (message.id === id || message.id == null)) return message;
+    } catch { /* not JSON: passed over */ }
+  }
+  return undefined;
+}
+
+const loopback = (host) => /^(localhost|127\.|\[::1\])/.test(host);
+const privateHost = (host) => loopback(host) || /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host);
+
+/** Why the browser could not reach `url` from this page, and what to do about it. */
+export async function whyUnreachable(url) {
+  let target;
+  try { target = new URL(url); } catch { return `"${url}" is not a URL`; }
+  const page = globalThis.location ?? { protocol: "http:", hostname: "localhost", origin: "null" };
+  if (page.protocol === "https:" && target.protocol === "http:" && !loopback(target.host)) {
+    return `mixed content: this page is https and the server is plain http, which the browser blocks. Serve the server over https, or open the lab over http.`;
+  }
+  if (!globalThis.isSecureContext && target.protocol === "https:") {
+    return `this page is not a secure context (http, not localhost): open the lab over https or on localhost.`;
+  }
+  if (!privateHost(page.hostname) && privateHost(target.hostname)) {
+    return `private network access: a public page may not call ${target.host} unless its CORS preflight answers Access-Control-Allow-Private-Network: true. Open the lab on localhost instead.`;
+  }
+  try {
+    await fetch(url, { method: "POST", mode: "no-cors", body: "{}" });
+  } catch {
+    return `nothing answers at ${target.host}: is the server running, and on this address?`;
+  }
+  return `the server answers but refuses this page (CORS): its preflight (OPTIONS) must allow the origin ${page.origin}, POST, and the headers authorization, content-type, mcp-protocol-version, mcp-method and mcp-name.`;
+}
+
+/** POSTs one line as a 2026-07-28 client does: `{status, body}` (the response's JSON, read from
+ *  an event stream too), or a string saying why nothing came. */
 async function post(url, send) {
   let response;
   try {
     response = await fetch(url, { method: "POST", headers: send.headers, body: JSON.stringify(send.message) });
   } catch {
-    return "the browser could not reach it (down, or it does not allow this page: CORS)";
+    return await whyUnreachable(url);
   }
   const text = await response.text();
+  const status = response.status;
+  if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+    return { status, body: fromEventStream(text, send.message.id) ?? `HTTP ${status}: the event stream ended without the response` };
+  }
   try {
-    return JSON.parse(text);
+    return { status, body: JSON.parse(text) };
   } catch {
-    return `HTTP ${response.status} with a body that is not JSON`;
+    return { status, body: `HTTP ${status} with a body that is not JSON` };
+  }
+}
+
+/** Plays one attack through `post`: its verdict. */
+async function play(run, url) {
+  let step = run.first();
+  for (;;) {
+    if (step.send) {
+      await sleep(step.send.waitMs);
+      step = run.next(await post(url, step.send));
+    } else if (step.race) {
+      step = run.nextRace(await Promise.all(step.race.map((send) => post(url, send))));
+    } else {
+      return step.done;
+    }
   }
 }
 
@@ -90,8 +154,9 @@ class MrtrProbe extends HTMLElement {
     this.problem = element("p", { className: "problem", role: "alert", hidden: true });
     this.results = element("ul", { className: "probe-results" });
     this.results.setAttribute("aria-live", "polite");
-    this.summary = element("p", { className: "probe-summary", hidden: true });
-    this.append(this.form, this.problem, this.results, this.summary);
+    this.summary = element("p", { className: "probe-summary", hidden: true, tabIndex: -1 });
+    this.summary.setAttribute("role", "status");
+    this.append(this.form, this.problem, this.summary, this.results);
     this.button.addEventListener("click", () => this.run());
   }
 
@@ -109,24 +174,33 @@ class MrtrProbe extends HTMLElement {
     const setup = { call: this.value("call"), token: this.value("token") || undefined,
       secondToken: this.value("second") || undefined, waitExpiry: this.value("wait") };
     const counts = { passed: 0, finding: 0, must: 0, other: 0 };
+    const rows = [];
     try {
       const m = await codec();
+      let honest;
       for (const attack of m.probeAttacks()) {
-        const run = new m.ProbeRun(attack.id, setup);
-        let step = run.first();
-        while (step.send) {
-          await sleep(step.send.waitMs);
-          step = run.next(await post(url, step.send));
+        let result;
+        if (honest && honest.verdict !== "completed") {
+          result = { verdict: "inconclusive", why: `the honest flow did not complete (${honest.why ?? honest.verdict})` };
+        } else {
+          const run = new m.ProbeRun(attack.id, { ...setup, nowMs: Date.now() });
+          result = await play(run, url);
+          run.free();
         }
-        run.free();
-        const result = step.done;
+        honest ??= result;
         if (result.verdict === "passed") counts.passed += 1;
         else if (result.verdict === "finding") { counts.finding += 1; counts.must += result.grade === "must"; }
         else if (result.verdict !== "completed") counts.other += 1;
-        this.results.append(resultRow(attack.title, result));
+        rows.push(resultRow(attack.title, result, attack));
       }
-      this.summary.textContent = `${counts.passed} refused, ${counts.finding} got through (${counts.must} MUST), ${counts.other} not tested or inconclusive.`;
+      this.summary.textContent = honest?.verdict !== "completed"
+        ? `Inconclusive: the honest flow did not complete (${honest?.why ?? "no answer"}), so no attack can say anything.`
+        : counts.finding === 0
+          ? `Passed: no attack got through. ${counts.passed} refused, ${counts.other} not tested or inconclusive.`
+          : `${counts.finding} got through (${counts.must} MUST). ${counts.passed} refused, ${counts.other} not tested or inconclusive.`;
       this.summary.hidden = false;
+      this.results.replaceChildren(...rows);
+      this.summary.focus();
     } catch (error) {
       this.problem.textContent = String(error?.message ?? error);
       this.problem.hidden = false;

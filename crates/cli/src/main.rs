@@ -28,7 +28,15 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // `mrtr probe` says a usage error with exit code 3 (2 means inconclusive there).
+        Err(e) if e.use_stderr() && std::env::args().nth(1).as_deref() == Some("probe") => {
+            let _ = e.print();
+            return ExitCode::from(mrtr_probe::exit::USAGE);
+        }
+        Err(e) => e.exit(),
+    };
     let outcome = match cli.command {
         Command::Sim(args) => sim::run(args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => runtime().and_then(|rt| rt.block_on(serve::run(args))).map(|()| ExitCode::SUCCESS),

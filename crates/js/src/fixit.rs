@@ -13,7 +13,7 @@
 
 use crate::options;
 use js_sys::{Function, Reflect, Set};
-use mrtr_probe::{Flow, Setup, Tokens, Verdict, BATTERY};
+use mrtr_probe::{Flow, Reply, Setup, Targets, Tokens, Verdict, BATTERY};
 use mrtr_sim::cluster::{principal_of, LAB_KEY};
 use mrtr_sim::jsonrpc;
 use mrtr_sim::ledger::Ledger;
@@ -99,7 +99,10 @@ struct Door<'a> {
 impl Door<'_> {
     /// Answers one request from `bearer`.
     fn handle(&mut self, message: &Value, bearer: Option<&str>) -> Value {
-        let principal = bearer.and_then(principal_of).unwrap_or_default();
+        // A token the lab does not know is refused, as a server that authenticates refuses it.
+        let Some(principal) = bearer.and_then(principal_of) else {
+            return jsonrpc::error(message["id"].clone(), -32001, "Unauthorized: unknown bearer token", None);
+        };
         let mut message = message.clone();
         if let Some(ticket) = message.pointer("/params/requestState").cloned() {
             let method = message["method"].as_str().unwrap_or_default().to_owned();
@@ -157,7 +160,16 @@ pub fn fix_it(
     let key = Key::new(LAB_KEY).map_err(|e| JsError::new(&e.to_string()))?;
     let flow = Flow::parse(FIX_IT_CALL).map_err(|e| JsError::new(&e))?;
     let tokens = Tokens { first: Some("bob-token".into()), second: Some("alice-token".into()) };
-    let setup = Setup { flow, tokens, wait_expiry: Some(None), other_tool: None };
+    let mut setup = Setup::new(flow, tokens);
+    setup.wait_expiry = true;
+    setup.now_ms = START_MS;
+    // The lab's server has no other tool that takes a flight: deploy, which asks too, is the
+    // other tool; the prompt is the other method.
+    setup.targets = Targets {
+        tool: Some(json!({"name": "deploy", "arguments": {"env": "staging"}})),
+        method: Some(("prompts/get".into(), json!({"name": "release_notes", "arguments": {"version": "2.0"}}))),
+        arguments: Some(json!({"flight": "LX999"})),
+    };
     let mut door = Door {
         server: Server::new(key, ServerConfig::default()),
         learner: Learner { open, used: Set::new(&JsValue::UNDEFINED) },
@@ -171,7 +183,7 @@ pub fn fix_it(
         let result = attack.run(&setup, |send| {
             // Each line a second after the last, a ticket's lifetime later when it waits.
             door.now_ms += 1_000 + send.wait_ms;
-            Ok(door.handle(&send.message, send.bearer.as_deref()))
+            Reply::from(Ok(door.handle(&send.message, send.bearer.as_deref())))
         });
         let ok = matches!(result, Verdict::Completed | Verdict::Passed { .. });
         results.push(Row { attack: attack.by.id(), title: attack.by.title(), what: attack.by.what(), result, ok });

@@ -15,7 +15,7 @@
 //! ```
 
 use crate::options;
-use mrtr_probe::{Flow, Run, Setup, Step, Tokens, BATTERY};
+use mrtr_probe::{Flow, Reply, Run, Setup, Step, Targets, Tokens, BATTERY};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
@@ -25,7 +25,7 @@ use wasm_bindgen::prelude::*;
 pub fn probe_attacks() -> Result<JsValue, JsError> {
     let attacks: Vec<Value> = BATTERY
         .iter()
-        .map(|a| json!({"id": a.by.id(), "title": a.by.title(), "what": a.by.what(), "grade": a.grade, "spec": a.spec}))
+        .map(|a| json!({"id": a.id(), "title": a.by.title(), "what": a.by.what(), "grade": a.grade, "spec": a.spec, "fix": a.fix}))
         .collect();
     options::to_js(&attacks)
 }
@@ -43,7 +43,15 @@ struct SetupOptions {
     #[serde(default)]
     ttl_ms: Option<u64>,
     #[serde(default)]
+    now_ms: Option<u64>,
+    #[serde(default)]
+    race: Option<usize>,
+    #[serde(default)]
     other_tool: Option<Value>,
+    #[serde(default)]
+    other_method: Option<(String, Value)>,
+    #[serde(default)]
+    other_arguments: Option<Value>,
 }
 
 /// One attack under way on a fresh flow.
@@ -54,22 +62,42 @@ pub struct ProbeRun {
     first: Option<Step>,
 }
 
-/// A step as JavaScript sees it: `{send: {message, bearer, waitMs, headers}}` or `{done: verdict}`.
+/// A line to send as JavaScript sees it: `{message, bearer, waitMs, headers}`.
+fn send_js(send: &mrtr_probe::Send) -> Value {
+    let mut headers: serde_json::Map<String, Value> = mrtr_sim::protocol::http_headers(&send.message)
+        .into_iter()
+        .map(|(name, value)| (name.to_owned(), value.into()))
+        .collect();
+    if let Some(bearer) = &send.bearer {
+        headers.insert("authorization".into(), format!("Bearer {bearer}").into());
+    }
+    json!({"message": send.message, "bearer": send.bearer, "waitMs": send.wait_ms, "headers": headers})
+}
+
+/// A step as JavaScript sees it: `{send}`, `{race: [send, …]}` (send them all at once, then
+/// `nextRace`), or `{done: verdict}`.
 fn step_js(step: Step) -> Result<JsValue, JsError> {
     let step = match step {
-        Step::Send(send) => {
-            let mut headers: serde_json::Map<String, Value> = mrtr_sim::protocol::http_headers(&send.message)
-                .into_iter()
-                .map(|(name, value)| (name.to_owned(), value.into()))
-                .collect();
-            if let Some(bearer) = &send.bearer {
-                headers.insert("authorization".into(), format!("Bearer {bearer}").into());
-            }
-            json!({"send": {"message": send.message, "bearer": send.bearer, "waitMs": send.wait_ms, "headers": headers}})
-        }
+        Step::Send(send) => json!({"send": send_js(&send)}),
+        Step::Race(sends) => json!({"race": sends.iter().map(send_js).collect::<Vec<_>>()}),
         Step::Done(verdict) => json!({"done": verdict}),
     };
     options::to_js(&step)
+}
+
+/// A reply from JavaScript: a string saying why none came, `{status, body}` (the HTTP status and
+/// the parsed JSON, or a string saying why the body is not JSON), or the JSON-RPC message alone.
+fn reply_of(reply: JsValue) -> Result<Reply, JsError> {
+    if let Some(why) = reply.as_string() {
+        return Ok(Reply::from(Err(why)));
+    }
+    let value: Value = serde_wasm_bindgen::from_value(reply).map_err(|e| JsError::new(&e.to_string()))?;
+    let status = value.get("status").and_then(Value::as_u64).and_then(|s| u16::try_from(s).ok());
+    Ok(match (status, value.get("body")) {
+        (Some(status), Some(Value::String(why))) => Reply::http(status, Err(why.clone())),
+        (Some(status), Some(body)) => Reply::http(status, Ok(body.clone())),
+        _ => Reply::from(Ok(value)),
+    })
 }
 
 #[wasm_bindgen]
@@ -83,15 +111,19 @@ impl ProbeRun {
     ) -> Result<ProbeRun, JsError> {
         let attack = BATTERY
             .iter()
-            .find(|a| a.by.id() == id)
+            .find(|a| a.id() == id)
             .ok_or_else(|| JsError::new(&format!("mrtr: no attack '{id}' in the battery")))?;
         let options: SetupOptions = options::parse(setup)?;
         let flow = Flow::parse(&options.call).map_err(|e| JsError::new(&format!("mrtr: the call: {e}")))?;
-        let setup = Setup {
-            flow,
-            tokens: Tokens { first: options.token, second: options.second_token },
-            wait_expiry: options.wait_expiry.then_some(options.ttl_ms),
-            other_tool: options.other_tool,
+        let mut setup = Setup::new(flow, Tokens { first: options.token, second: options.second_token });
+        setup.wait_expiry = options.wait_expiry;
+        setup.ttl_ms = options.ttl_ms;
+        setup.now_ms = options.now_ms.unwrap_or_default();
+        setup.race = options.race.unwrap_or(mrtr_probe::DEFAULT_RACE).clamp(2, 64);
+        setup.targets = Targets {
+            tool: options.other_tool,
+            method: options.other_method,
+            arguments: options.other_arguments,
         };
         let (run, first) = attack.start(&setup);
         Ok(ProbeRun { run, first: Some(first) })
@@ -104,17 +136,23 @@ impl ProbeRun {
         step_js(step)
     }
 
-    /// Takes the reply to the last `send` (the JSON-RPC response, or a string saying why none
-    /// came) and gives the next step.
+    /// Takes the reply to the last `send` (`{status, body}`, the JSON-RPC response alone, or a
+    /// string saying why none came) and gives the next step.
     #[wasm_bindgen(unchecked_return_type = "ProbeStep")]
     pub fn next(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "object | string")] reply: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ProbeReply | object | string")] reply: JsValue,
     ) -> Result<JsValue, JsError> {
-        let reply = match reply.as_string() {
-            Some(why) => Err(why),
-            None => Ok(serde_wasm_bindgen::from_value::<Value>(reply).map_err(|e| JsError::new(&e.to_string()))?),
-        };
-        step_js(self.run.next(reply))
+        step_js(self.run.next(reply_of(reply)?))
+    }
+
+    /// Takes the replies to a `race`, in the order of its lines, and gives the next step.
+    #[wasm_bindgen(js_name = nextRace, unchecked_return_type = "ProbeStep")]
+    pub fn next_race(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Array<ProbeReply | object | string>")] replies: Vec<JsValue>,
+    ) -> Result<JsValue, JsError> {
+        let replies = replies.into_iter().map(reply_of).collect::<Result<Vec<_>, _>>()?;
+        step_js(self.run.next_race(replies))
     }
 }

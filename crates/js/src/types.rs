@@ -44,13 +44,17 @@ export interface FixItRow { attack: string; title: string; what: string; ok: boo
 /** A Fix-It run: `passed` when the honest flow completed and every attack was refused. */
 export interface FixItReport { passed: boolean; call: string; results: FixItRow[]; }
 /** One attack of the probe's battery. */
-export interface ProbeAttack { id: string; title: string; what: string; grade: "must" | "should" | "note"; spec: string; }
-/** What a probe run works with: the call that asks (`METHOD NAME ARGUMENTS`), the tokens, and whether to wait out a ticket's life. */
-export interface ProbeSetup { call: string; token?: string; secondToken?: string; waitExpiry?: boolean; ttlMs?: number; otherTool?: { name: string; arguments?: Record<string, unknown> }; }
+export interface ProbeAttack { id: string; title: string; what: string; grade: "must" | "should" | "note"; spec: string; fix: string; }
+/** What a probe run works with: the call that asks (`METHOD NAME ARGUMENTS`), the tokens, whether to wait out a ticket's life (`nowMs`: the clock, for a ticket whose `exp` is a date), the race's size, and other targets the server lists (another tool's call, another method's `[method, params]`, other arguments it accepts). */
+export interface ProbeSetup { call: string; token?: string; secondToken?: string; waitExpiry?: boolean; ttlMs?: number; nowMs?: number; race?: number; otherTool?: { name: string; arguments?: Record<string, unknown> }; otherMethod?: [string, Record<string, unknown>]; otherArguments?: Record<string, unknown>; }
+/** A reply for `ProbeRun.next`: the HTTP status and the parsed body (or why it is not JSON). */
+export interface ProbeReply { status: number; body: Record<string, unknown> | string; }
 /** What a probe verdict says. */
 export interface ProbeVerdict { verdict: "passed" | "finding" | "completed" | "not-tested" | "inconclusive"; answered?: string; why?: string; grade?: "must" | "should" | "note"; spec?: string; }
-/** The next step of an attack: a line to send (after `waitMs`, with `headers`), or its verdict. */
-export type ProbeStep = { send: { message: Record<string, unknown>; bearer: string | null; waitMs: number; headers: Record<string, string> } } | { done: ProbeVerdict };
+/** One line to send (after `waitMs`, with `headers`). */
+export interface ProbeSend { message: Record<string, unknown>; bearer: string | null; waitMs: number; headers: Record<string, string>; }
+/** The next step of an attack: a line to send, lines to send all at once (then `nextRace`), or its verdict. */
+export type ProbeStep = { send: ProbeSend } | { race: ProbeSend[] } | { done: ProbeVerdict };
 /** One side effect in the server's ledger. */
 export interface LedgerEntry { atMs: number; replica: string; tool: string; what: string; cents: number | null; }
 "#;

@@ -1,19 +1,30 @@
-//! The battery: which lab moves the probe plays, in what order, and how strongly the MRTR
-//! page asks a server to refuse each, in its own words.
+//! The battery: which attacks the probe plays, in what order, how strongly the MRTR page asks a
+//! server to refuse each (in its own words), and what to fix when one gets through.
 
 use mrtr_sim::moves::Move;
 use serde::Serialize;
 
 /// How strongly the specification asks for what an attack tests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Grade {
-    /// A MUST of the MRTR page: a server that lets the attack through is not compliant.
-    Must,
-    /// A SHOULD: a server may have a reason, but the attack went through.
-    Should,
     /// Worth knowing: what the server did, which the page leaves to it.
     Note,
+    /// A SHOULD: a server may have a reason, but the attack went through.
+    Should,
+    /// A MUST of the MRTR page: a server that lets the attack through is not compliant.
+    Must,
+}
+
+impl Grade {
+    /// `MUST`, `SHOULD` or `NOTE`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Grade::Must => "MUST",
+            Grade::Should => "SHOULD",
+            Grade::Note => "NOTE",
+        }
+    }
 }
 
 /// The words of the MRTR page (basic/patterns/mrtr, server requirements) an attack tests.
@@ -33,41 +44,106 @@ pub mod spec {
     pub const ANSWERS: &str = "If a client request contains a requestState field, servers MUST treat requestState as an attacker-controlled input.";
 }
 
-/// One attack of the battery: a lab move, how strongly the page asks the server to refuse
-/// it, and the sentence that asks.
+/// What an attack does: one of the lab's moves, or the race, which only a real server has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tactic {
+    /// A move of the lab's malicious client.
+    Lab(Move),
+    /// Many retries of one ticket at once.
+    Race,
+}
+
+impl Tactic {
+    /// Its identifier on the command line and in reports.
+    pub fn id(self) -> &'static str {
+        match self {
+            Tactic::Lab(by) => by.id(),
+            Tactic::Race => "race",
+        }
+    }
+
+    /// A label for people.
+    pub fn title(self) -> &'static str {
+        match self {
+            Tactic::Lab(by) => by.title(),
+            Tactic::Race => "Race: many retries at once",
+        }
+    }
+
+    /// What it does, in one sentence.
+    pub fn what(self) -> &'static str {
+        match self {
+            Tactic::Lab(by) => by.what(),
+            Tactic::Race => "The honest retry sent many times at once, over every URL given: a used-ticket record that checks, then sets, lets more than one through.",
+        }
+    }
+}
+
+/// One attack of the battery.
 #[derive(Debug, Clone, Copy)]
 pub struct Attack {
-    /// The lab's move.
-    pub by: Move,
+    /// What it does.
+    pub by: Tactic,
     /// How a server that lets it through is graded.
     pub grade: Grade,
     /// The page's words.
     pub spec: &'static str,
+    /// What to fix in a server that lets it through, in one line.
+    pub fix: &'static str,
 }
 
-/// Every attack, the honest retry first (if it does not complete, the rest cannot say
-/// anything: they are inconclusive).
+impl Attack {
+    /// The attack's identifier.
+    pub fn id(&self) -> &'static str {
+        self.by.id()
+    }
+
+    /// True when it is the lab move `by`.
+    pub fn is(&self, by: Move) -> bool {
+        self.by == Tactic::Lab(by)
+    }
+
+    /// The attack whose identifier is `id`.
+    pub fn named(id: &str) -> Option<&'static Attack> {
+        BATTERY.iter().find(|a| a.id() == id)
+    }
+}
+
+const fn lab(by: Move, grade: Grade, spec: &'static str, fix: &'static str) -> Attack {
+    Attack { by: Tactic::Lab(by), grade, spec, fix }
+}
+
+const VERIFY: &str = "Verify the ticket's MAC (or AEAD tag) over every byte, in constant time, before reading any claim.";
+const STRING: &str = "Refuse a requestState that is not a non-empty string of bounded length before any answer reaches the tool.";
+
+/// Every attack, the honest retry first: if it does not complete, the rest cannot say
+/// anything and are inconclusive.
 pub const BATTERY: &[Attack] = &[
-    Attack { by: Move::Honest, grade: Grade::Must, spec: "" },
-    Attack { by: Move::TamperByte, grade: Grade::Must, spec: spec::INTEGRITY },
-    Attack { by: Move::TamperTag, grade: Grade::Must, spec: spec::INTEGRITY },
-    Attack { by: Move::EditPayload, grade: Grade::Must, spec: spec::INTEGRITY },
-    Attack { by: Move::DropTag, grade: Grade::Must, spec: spec::INTEGRITY },
-    Attack { by: Move::SpliceTag, grade: Grade::Must, spec: spec::INTEGRITY },
-    Attack { by: Move::ResignOtherKey, grade: Grade::Must, spec: spec::INTEGRITY },
-    Attack { by: Move::UnaskedTicket, grade: Grade::Must, spec: spec::INTEGRITY },
-    Attack { by: Move::Hello, grade: Grade::Must, spec: spec::INTEGRITY },
-    Attack { by: Move::NotAString, grade: Grade::Must, spec: spec::INTEGRITY },
-    Attack { by: Move::Huge, grade: Grade::Must, spec: spec::INTEGRITY },
-    Attack { by: Move::Empty, grade: Grade::Must, spec: spec::INTEGRITY },
-    Attack { by: Move::Reencode, grade: Grade::Note, spec: spec::INTEGRITY },
-    Attack { by: Move::OtherPrincipal, grade: Grade::Should, spec: spec::PRINCIPAL },
-    Attack { by: Move::TooLate, grade: Grade::Should, spec: spec::EXPIRY },
-    Attack { by: Move::OtherArguments, grade: Grade::Should, spec: spec::REQUEST },
-    Attack { by: Move::OtherTool, grade: Grade::Should, spec: spec::REQUEST },
-    Attack { by: Move::OtherMethod, grade: Grade::Should, spec: spec::REQUEST },
-    Attack { by: Move::SendTwice, grade: Grade::Note, spec: spec::SINGLE_USE },
-    Attack { by: Move::FirstTicket, grade: Grade::Note, spec: spec::SINGLE_USE },
-    Attack { by: Move::PrefillAnswer, grade: Grade::Note, spec: spec::ANSWERS },
-    Attack { by: Move::DropTicket, grade: Grade::Note, spec: spec::ANSWERS },
+    lab(Move::Honest, Grade::Must, "", ""),
+    lab(Move::TamperByte, Grade::Must, spec::INTEGRITY, VERIFY),
+    lab(Move::TamperTag, Grade::Must, spec::INTEGRITY, VERIFY),
+    lab(Move::EditPayload, Grade::Must, spec::INTEGRITY, VERIFY),
+    lab(Move::DropTag, Grade::Must, spec::INTEGRITY, "Refuse a ticket whose tag is missing or of the wrong length."),
+    lab(Move::SpliceTag, Grade::Must, spec::INTEGRITY, "The tag must cover the whole payload: recompute it, never look it up."),
+    lab(Move::ResignOtherKey, Grade::Must, spec::INTEGRITY, "Verify with the server's own key only; never a key or algorithm named in the ticket."),
+    lab(Move::UnaskedTicket, Grade::Must, spec::INTEGRITY, VERIFY),
+    lab(Move::Hello, Grade::Must, spec::INTEGRITY, VERIFY),
+    lab(Move::NotAString, Grade::Must, spec::INTEGRITY, STRING),
+    lab(Move::Huge, Grade::Must, spec::INTEGRITY, STRING),
+    lab(Move::Empty, Grade::Must, spec::INTEGRITY, STRING),
+    lab(Move::Reencode, Grade::Note, spec::INTEGRITY, "Compare the ticket's bytes, not a re-parse of them."),
+    lab(Move::OtherPrincipal, Grade::Should, spec::PRINCIPAL, "Authenticate every request, put the principal in the ticket and compare it on the retry."),
+    lab(Move::TooLate, Grade::Should, spec::EXPIRY, "Put a short expiry in the ticket and refuse it once past."),
+    lab(Move::OtherArguments, Grade::Should, spec::REQUEST, "Put a digest of the arguments in the ticket and compare it on the retry."),
+    lab(Move::OtherTool, Grade::Should, spec::REQUEST, "Put the tool's name in the ticket and compare it on the retry."),
+    lab(Move::OtherMethod, Grade::Should, spec::REQUEST, "Put the method in the ticket and compare it on the retry."),
+    lab(Move::SendTwice, Grade::Note, spec::SINGLE_USE, "Where one use matters, record each ticket's use and refuse a second."),
+    Attack {
+        by: Tactic::Race,
+        grade: Grade::Note,
+        spec: spec::SINGLE_USE,
+        fix: "Claim the ticket with one atomic check-and-set (SET NX, INSERT … ON CONFLICT), never a read then a write.",
+    },
+    lab(Move::FirstTicket, Grade::Note, spec::SINGLE_USE, "Record each round's ticket as used once the next round is issued."),
+    lab(Move::DropTicket, Grade::Note, spec::ANSWERS, "Take answers only together with a ticket that asked for them."),
 ];

@@ -1,40 +1,215 @@
-//! Reading a server's reply: what it amounts to, in a few words, and the questions of an
-//! `input_required` result with the answers the lab's person gives them.
+//! Reading a server's reply: its transport status and body, what it amounts to, and the
+//! questions of an `input_required` result with the answers the lab's person gives them.
+//!
+//! A reply is hostile input: nothing here indexes into it.
 
-use mrtr_sim::person::{Person, Reply};
-use mrtr_sim::scenarios::Answered;
+use mrtr_sim::person::{Person, Reply as PersonReply};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// The outcome of a reply in a few words, naming the check that refused when the server says
-/// which (`data.check`, as the lab's servers do), as the lab's verdict line does:
-/// `refused by the principal check: -32602 Invalid requestState: …`.
-pub(crate) fn said(reply: Option<&Value>) -> (Answered, String) {
-    let answered = Answered::of_response(reply);
-    let words = match &answered {
-        Answered::Accepted { text } => format!("accepted: {text}"),
-        Answered::AskedAgain => "asked again (input_required)".to_owned(),
-        Answered::ToolError { text } => format!("a tool error: {text}"),
-        Answered::Refused { check: Some(check), code, message } => {
-            format!("refused by the {check} check: {code} {message}")
-        }
-        Answered::Refused { code, message, .. } => format!("refused: {code} {message}"),
-        Answered::NoResponse => "no response".to_owned(),
-    };
-    (answered, words)
+/// What came back for one line: the HTTP status where there is one (`None` over stdio or in
+/// process), and the JSON-RPC message, or why none came.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    /// The HTTP status.
+    pub status: Option<u16>,
+    /// The JSON-RPC response, or why there is none.
+    pub body: Result<Value, String>,
 }
 
-/// An `input_required` result: its ticket, its questions, and the lab person's answers.
-pub(crate) struct Asked<'a> {
-    pub(crate) ticket: Option<&'a str>,
-    pub(crate) requests: Map<String, Value>,
+impl Reply {
+    /// A reply over HTTP.
+    pub fn http(status: u16, body: Result<Value, String>) -> Reply {
+        Reply { status: Some(status), body }
+    }
+}
+
+impl From<Result<Value, String>> for Reply {
+    /// A reply with no transport status (stdio, or in process).
+    fn from(body: Result<Value, String>) -> Reply {
+        Reply { status: None, body }
+    }
+}
+
+/// What a reply amounts to, for the probe.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Outcome {
+    /// A complete result: the call went through.
+    Completed {
+        /// Its first text.
+        text: String,
+    },
+    /// A result with `isError: true`: the call reached the tool, which failed.
+    ToolError {
+        /// Its first text.
+        text: String,
+    },
+    /// `input_required`: the server asks.
+    Asked {
+        /// The keys of its questions.
+        keys: Vec<String>,
+    },
+    /// A JSON-RPC error about the request itself: a refusal.
+    Refused {
+        /// The code.
+        code: i64,
+        /// The message.
+        message: String,
+        /// The check the server names (`data.check`, as this lab's servers do).
+        check: Option<String>,
+    },
+    /// An answer that says nothing about the ticket: authentication, routing, rate, or the
+    /// server failing (HTTP 401, 403, 404, 405, 429, 5xx; an unknown method or tool).
+    Elsewhere {
+        /// Why, in words.
+        why: String,
+    },
+    /// No MCP answer came: a transport failure, or a body that is not JSON-RPC.
+    Nothing {
+        /// Why.
+        why: String,
+    },
+}
+
+/// The longest text kept from a reply.
+const LONGEST: usize = 160;
+
+fn clip(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    mrtr_sim::text::clip(line.to_owned(), LONGEST)
+}
+
+/// True when an error's words say the method, tool, prompt or resource does not exist.
+fn names_a_missing_target(message: &str) -> bool {
+    let m = message.to_ascii_lowercase();
+    !m.contains("requeststate")
+        && !m.contains("request state")
+        && (m.contains("unknown tool")
+            || m.contains("unknown prompt")
+            || m.contains("unknown resource")
+            || m.contains("not found")
+            || m.contains("no such")
+            || m.contains("does not exist"))
+}
+
+impl Outcome {
+    /// Reads a reply.
+    pub fn of(reply: &Reply) -> Outcome {
+        let body = match &reply.body {
+            Ok(body) => body,
+            Err(why) => return Outcome::Nothing { why: clip(why) },
+        };
+        let status = reply.status.unwrap_or(200);
+        let http = |what: &str| format!("HTTP {status} ({what})");
+        match status {
+            401 => return Outcome::Elsewhere { why: http("not authenticated") },
+            403 => return Outcome::Elsewhere { why: http("forbidden") },
+            404 => return Outcome::Elsewhere { why: http("no such endpoint") },
+            405 => return Outcome::Elsewhere { why: http("method not allowed") },
+            429 => return Outcome::Elsewhere { why: http("rate limited") },
+            500..=599 => return Outcome::Elsewhere { why: http("the server failed") },
+            _ => {}
+        }
+        if let Some(error) = body.get("error") {
+            let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
+            let message = clip(error.get("message").and_then(Value::as_str).unwrap_or_default());
+            if code == -32601 {
+                return Outcome::Elsewhere { why: format!("method not found: {code} {message}") };
+            }
+            if names_a_missing_target(&message) {
+                return Outcome::Elsewhere { why: format!("no such target: {code} {message}") };
+            }
+            let check = error.pointer("/data/check").and_then(Value::as_str).map(str::to_owned);
+            return Outcome::Refused { code, message, check };
+        }
+        let Some(result) = body.get("result").filter(|r| r.is_object()) else {
+            let shown = clip(&body.to_string());
+            return Outcome::Nothing { why: format!("HTTP {status}, and the answer is not JSON-RPC: {shown}") };
+        };
+        if result.get("resultType").and_then(Value::as_str) == Some("input_required") {
+            let keys = result.get("inputRequests").and_then(Value::as_object);
+            return Outcome::Asked { keys: keys.map(|k| k.keys().cloned().collect()).unwrap_or_default() };
+        }
+        let text = clip(result.pointer("/content/0/text").and_then(Value::as_str).unwrap_or("complete"));
+        if result.get("isError").and_then(Value::as_bool) == Some(true) {
+            let m = text.to_ascii_lowercase();
+            // A server that words its refusal of the ticket as a tool error still refused it.
+            if m.contains("requeststate") || m.contains("request state") {
+                return Outcome::Refused { code: 0, message: text, check: None };
+            }
+            return Outcome::ToolError { text };
+        }
+        Outcome::Completed { text }
+    }
+
+    /// The outcome in a few words, naming the check that refused where the server says.
+    pub fn words(&self) -> String {
+        match self {
+            Outcome::Completed { text } => format!("completed: {text}"),
+            Outcome::ToolError { text } => format!("reached the tool, which failed: {text}"),
+            Outcome::Asked { keys } => format!("asked for input ({})", keys.join(", ")),
+            Outcome::Refused { check: Some(check), code, message } => {
+                format!("refused by the {check} check: {code} {message}")
+            }
+            Outcome::Refused { code: 0, message, .. } => format!("refused, as a tool error: {message}"),
+            Outcome::Refused { code, message, .. } => format!("refused: {code} {message}"),
+            Outcome::Elsewhere { why } | Outcome::Nothing { why } => why.clone(),
+        }
+    }
+}
+
+/// An `input_required` result: its ticket (if it is a string), its questions, and the lab
+/// person's answers to them.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Asked {
+    pub(crate) ticket: Option<String>,
+    pub(crate) keys: Vec<String>,
     pub(crate) answers: Map<String, Value>,
 }
 
 /// The `input_required` result of a reply, if it is one.
-pub(crate) fn asked(reply: Option<&Value>) -> Option<Asked<'_>> {
-    let result = reply?.get("result").filter(|r| r["resultType"] == "input_required")?;
-    let requests = result.get("inputRequests").and_then(Value::as_object).cloned().unwrap_or_default();
-    let person = Person { reply: Reply::Accept, think_ms: 0 };
+pub(crate) fn asked(reply: &Reply) -> Option<Asked> {
+    let result = reply.body.as_ref().ok()?.get("result")?;
+    if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+        return None;
+    }
+    let empty = Map::new();
+    let requests = result.get("inputRequests").and_then(Value::as_object).unwrap_or(&empty);
+    let person = Person { reply: PersonReply::Accept, think_ms: 0 };
     let answers = requests.iter().filter_map(|(key, request)| Some((key.clone(), person.answer(request)?))).collect();
-    Some(Asked { ticket: result.get("requestState").and_then(Value::as_str), requests, answers })
+    Some(Asked {
+        ticket: result.get("requestState").and_then(Value::as_str).map(str::to_owned),
+        keys: requests.keys().cloned().collect(),
+        answers,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn authentication_routing_and_rate_are_never_refusals_of_the_ticket() {
+        let error = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Invalid requestState"}});
+        assert!(matches!(Outcome::of(&Reply::http(200, Ok(error.clone()))), Outcome::Refused { .. }));
+        assert!(matches!(Outcome::of(&Reply::http(400, Ok(error.clone()))), Outcome::Refused { .. }));
+        for status in [401, 403, 404, 405, 429, 500, 503] {
+            assert!(matches!(Outcome::of(&Reply::http(status, Ok(error.clone()))), Outcome::Elsewhere { .. }));
+        }
+        let unknown = json!({"error": {"code": -32602, "message": "Unknown tool: charge_good"}});
+        assert!(matches!(Outcome::of(&Ok(unknown).into()), Outcome::Elsewhere { .. }));
+        let no_method = json!({"error": {"code": -32601, "message": "Method not found"}});
+        assert!(matches!(Outcome::of(&Ok(no_method).into()), Outcome::Elsewhere { .. }));
+        assert!(matches!(Outcome::of(&Ok(json!([1, 2])).into()), Outcome::Nothing { .. }));
+        assert!(matches!(Outcome::of(&Ok(json!({"result": 5})).into()), Outcome::Nothing { .. }));
+    }
+
+    #[test]
+    fn a_tool_error_is_the_tools_unless_it_refuses_the_state() {
+        let error = |text: &str| json!({"result": {"content": [{"type": "text", "text": text}], "isError": true}});
+        assert!(matches!(Outcome::of(&Ok(error("charge failed")).into()), Outcome::ToolError { .. }));
+        assert!(matches!(Outcome::of(&Ok(error("invalid requestState")).into()), Outcome::Refused { .. }));
+    }
 }

@@ -1,14 +1,21 @@
-//! An attack under way: a sans-IO state machine from the first call to the verdict.
+//! An attack under way: a sans-IO state machine from its controls to the verdict.
+//!
+//! Every attack runs on flows of its own. Before it spends a ticket on another target (other
+//! arguments, another tool or method, another principal) it shows, on a fresh flow without the
+//! ticket, that the target works: a refusal is only a refusal of the ticket when the target
+//! would have answered otherwise.
 
-use crate::battery::Attack;
-use crate::reply::{asked, said, Asked};
+use crate::battery::{Attack, Tactic};
+use crate::reply::{asked, Asked, Outcome, Reply};
 use crate::setup::Setup;
+use crate::shape::Ticket;
 use crate::verdict::Verdict;
 use mrtr_sim::client::Client;
-use mrtr_sim::moves::{Move, Situation};
+use mrtr_sim::moves::{forged_with_attacker_key, Move};
 use mrtr_sim::protocol::Capabilities;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
+use std::collections::VecDeque;
 
 /// The most rounds the honest retry plays before it gives up on a flow that keeps asking.
 pub const MAX_ROUNDS: usize = 10;
@@ -17,6 +24,9 @@ pub const MAX_ROUNDS: usize = 10;
 /// lives longer has no short expiry to test.
 pub const MAX_WAIT_MS: u64 = 10 * 60 * 1000;
 
+/// The bearer token no server issued, sent to see whether the server authenticates at all.
+pub const MADE_UP_TOKEN: &str = "mrtr-probe-made-up-token-0000000000";
+
 /// One line to send, whose token to send it with, and how long to wait first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Send {
@@ -24,15 +34,20 @@ pub struct Send {
     pub message: Value,
     /// The bearer token.
     pub bearer: Option<String>,
-    /// Wait this long before sending it, ms (a ticket's lifetime, for [`Move::TooLate`]).
+    /// Wait this long before sending it, ms.
     pub wait_ms: u64,
 }
 
 /// One line an attack sent and what came back.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Exchange {
     /// The JSON-RPC request.
     pub sent: Value,
+    /// The bearer token it carried.
+    pub bearer: Option<String>,
+    /// The HTTP status, where there is one.
+    pub status: Option<u16>,
     /// The response, or `{"transportError": why}` when none came.
     pub reply: Value,
 }
@@ -40,36 +55,47 @@ pub struct Exchange {
 /// What an attack under way wants next.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
-    /// Send this and give the reply (or why none came) to [`Run::next`].
+    /// Send this and give the reply to [`Run::next`].
     Send(Send),
+    /// Send all of these at once and give the replies, in the same order, to [`Run::next_race`].
+    Race(Vec<Send>),
     /// The attack is over.
     Done(Verdict),
 }
 
-/// Where an attack under way is.
-#[derive(Debug, Clone)]
+/// A fresh flow with a target other than the attack's own, sent before the attack: what it
+/// must show.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Control {
+    /// A made-up token must not start a flow: else the server authenticates nobody.
+    MadeUpToken,
+    /// The second principal's token must start a flow of its own.
+    SecondToken,
+    /// The target must ask for input on a fresh flow.
+    Target,
+}
+
+#[derive(Debug, Clone, PartialEq)]
 enum Phase {
-    /// Waiting for another flow's first answer, for its ticket.
-    Other,
-    /// Waiting for the first call's answer.
+    Controls,
     First,
-    /// Sending the attack's lines, collecting the replies.
-    Attempts(Vec<Send>),
-    /// Over.
+    Others,
+    Reach,
+    Attempts,
+    Racing,
     Done,
 }
 
-/// An attack under way on a fresh flow: a sans-IO state machine. [`Attack::start`] gives the
-/// first step; each reply goes to [`Run::next`], which gives the next, until
-/// [`Step::Done`].
+/// An attack under way: [`Attack::start`] gives the first step; each reply goes to
+/// [`Run::next`] (or [`Run::next_race`]), which gives the next, until [`Step::Done`].
 ///
 /// ```
-/// use mrtr_probe::{Attack, Flow, Setup, Step, Tokens, Verdict, BATTERY};
+/// use mrtr_probe::{Flow, Reply, Setup, Step, Tokens, Verdict, Attack};
 /// use serde_json::json;
 ///
-/// let flow = Flow { method: "tools/call".into(), params: json!({"name": "deploy", "arguments": {"env": "staging"}}) };
-/// let setup = Setup { flow, tokens: Tokens { first: Some("bob-token".into()), second: None }, wait_expiry: None, other_tool: None };
-/// let tamper = BATTERY.iter().find(|a| a.by.id() == "tamper-byte").unwrap();
+/// let flow = Flow::parse(r#"tools/call deploy {"env":"staging"}"#).unwrap();
+/// let setup = Setup::new(flow, Tokens { first: Some("bob-token".into()), second: None });
+/// let tamper = Attack::named("tamper-byte").unwrap();
 /// let (mut run, Step::Send(first)) = tamper.start(&setup) else { panic!() };
 /// assert_eq!(first.message["method"], "tools/call");
 /// // The server asked, with a ticket: the attack's line is the retry with one character changed.
@@ -77,146 +103,86 @@ enum Phase {
 ///     "inputRequests": {"ok": {"method": "elicitation/create", "params": {"mode": "form", "message": "OK?",
 ///         "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}}},
 ///     "requestState": "v1.eyJzdWIiOiJib2IifQ.c2lnbmF0dXJl"}});
-/// let Step::Send(retry) = run.next(Ok(asked.clone())) else { panic!() };
+/// let Step::Send(retry) = run.next(Reply::http(200, Ok(asked.clone()))) else { panic!() };
 /// assert_ne!(retry.message["params"]["requestState"], asked["result"]["requestState"]);
 /// // The server accepted the edited ticket: a MUST of the spec is broken.
 /// let accepted = json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "content": []}});
-/// assert!(matches!(run.next(Ok(accepted)), Step::Done(Verdict::Finding { .. })));
+/// assert!(matches!(run.next(Reply::http(200, Ok(accepted))), Step::Done(Verdict::Finding { .. })));
 /// ```
 #[derive(Debug, Clone)]
 pub struct Run {
     attack: Attack,
     setup: Setup,
     client: Client,
+    /// The flow's first call.
     first: Send,
-    other_ticket: Option<String>,
-    /// Round 1's ticket, to send in round 2 ([`Move::FirstTicket`]).
-    round1_ticket: Option<String>,
-    /// The keys of the first answer's questions.
-    first_questions: Vec<String>,
-    /// Every line sent so far with its reply.
-    exchanges: Vec<Exchange>,
-    /// The line sent last, waiting for its reply.
-    pending: Option<Value>,
     phase: Phase,
-    replies: Vec<Result<Value, String>>,
+    controls: VecDeque<(Control, Send)>,
+    /// The target's own questions and answers, from its control.
+    target: Option<Asked>,
+    /// The control's call of the target, which the attack sends again with the ticket.
+    target_call: Option<Value>,
+    /// The first call's answer.
+    asked: Option<Asked>,
+    /// Round 2's answer, for [`Move::FirstTicket`].
+    round2: Option<Asked>,
+    /// Honest rounds played so far.
+    rounds: usize,
+    /// Other flows' tickets, for [`Move::SpliceTag`].
+    others: Vec<String>,
+    queue: VecDeque<Send>,
+    /// What came back for the attack's own lines.
+    outcomes: Vec<Outcome>,
+    exchanges: Vec<Exchange>,
+    pending: Vec<Send>,
 }
 
 impl Attack {
-    /// Starts a fresh flow for this attack: its first step.
+    /// Starts this attack on fresh flows: its first step.
     pub fn start(&self, setup: &Setup) -> (Run, Step) {
         let tokens = &setup.tokens;
         let mut client = Client::new(tokens.first.as_deref().unwrap_or_default(), Capabilities::ALL);
-        let message = client.request(&setup.flow.method, setup.flow.params.clone());
-        let first = Send { message, bearer: tokens.first.clone(), wait_ms: 0 };
-        // Splicing needs another flow's ticket: that flow is started first.
-        let (phase, step) = if self.by == Move::SpliceTag {
-            let other = client.request(&setup.flow.method, setup.flow.params.clone());
-            (Phase::Other, Send { message: other, ..first.clone() })
-        } else {
-            (Phase::First, first.clone())
-        };
-        let run = Run {
+        let first_message = client.request(&setup.flow.method, setup.flow.params.clone());
+        let first = Send { message: first_message, bearer: tokens.first.clone(), wait_ms: 0 };
+        let mut run = Run {
             attack: *self,
             setup: setup.clone(),
             client,
             first,
-            other_ticket: None,
-            round1_ticket: None,
-            first_questions: Vec::new(),
-            phase,
-            replies: vec![],
-            exchanges: vec![],
-            pending: Some(step.message.clone()),
+            phase: Phase::Controls,
+            controls: VecDeque::new(),
+            target: None,
+            target_call: None,
+            asked: None,
+            round2: None,
+            rounds: 0,
+            others: Vec::new(),
+            queue: VecDeque::new(),
+            outcomes: Vec::new(),
+            exchanges: Vec::new(),
+            pending: Vec::new(),
         };
-        (run, Step::Send(step))
+        let step = match run.plan_controls() {
+            Err(verdict) => run.finish(verdict),
+            Ok(()) => run.next_control(),
+        };
+        (run, step)
     }
 
-    /// Runs the whole attack with a blocking `send` (which gives the reply, or why none came), after
-    /// each [`Send::wait_ms`] has passed: the caller waits or moves its clock.
-    pub fn run(&self, setup: &Setup, mut send: impl FnMut(&Send) -> Result<Value, String>) -> Verdict {
+    /// Runs the whole attack with a blocking `send`, waiting as each [`Send::wait_ms`] asks is
+    /// the caller's to do (or to simulate). A race is sent one line after another.
+    pub fn run(&self, setup: &Setup, mut send: impl FnMut(&Send) -> Reply) -> Verdict {
         let (mut run, mut step) = self.start(setup);
         loop {
-            match step {
-                Step::Send(line) => step = run.next(send(&line)),
+            step = match step {
+                Step::Send(line) => run.next(send(&line)),
+                Step::Race(lines) => {
+                    let replies = lines.iter().map(&mut send).collect();
+                    run.next_race(replies)
+                }
                 Step::Done(verdict) => return verdict,
             }
         }
-    }
-
-    /// What to send once the first call was answered with `asked`, built by the lab's own
-    /// move from a situation made of the real flow. `Err` when the attack cannot be tried.
-    fn attempts(&self, run: &mut Run, asked_by: &Value) -> Result<Vec<Send>, Verdict> {
-        let Some(Asked { ticket, requests, answers }) = asked(Some(asked_by)) else {
-            return Err(Verdict::Inconclusive {
-                why: format!("the first call did not ask for input: {}", said(Some(asked_by)).1),
-            });
-        };
-        let tokens = &run.setup.tokens;
-        let needs_ticket = !matches!(self.by, Move::Honest | Move::PrefillAnswer | Move::DropTicket);
-        let Some(ticket) = ticket.or((!needs_ticket).then_some("")) else {
-            return Err(Verdict::NotTested { why: "the server sent no requestState to attack".into() });
-        };
-        let (bearer, wait_ms) = match self.by {
-            Move::OtherPrincipal => match &tokens.second {
-                Some(second) => (Some(second.clone()), 0),
-                None => {
-                    return Err(Verdict::NotTested { why: "needs a second principal's token (--second-token)".into() })
-                }
-            },
-            Move::TooLate => (tokens.first.clone(), lifetime(ticket, run.setup.wait_expiry)? + 1_000),
-            _ => (tokens.first.clone(), 0),
-        };
-        let mut situation =
-            Situation::new(run.first.message.clone(), ticket.to_owned(), requests, answers, 0, &mut run.client);
-        situation.other_ticket = run.other_ticket.clone();
-        if let Some(other) = &run.setup.other_tool {
-            situation.other_tool = other.clone();
-        }
-        // Round 1's ticket is tried in round 2: first the honest retry, to reach it.
-        let by = if self.by == Move::FirstTicket { Move::Honest } else { self.by };
-        let mut message: Value = serde_json::from_str(&situation.attempt(by, &mut run.client).line)
-            .map_err(|e| Verdict::Inconclusive { why: format!("the move's line is not JSON: {e}") })?;
-        let mangles =
-            matches!(by, Move::TamperByte | Move::TamperTag | Move::DropTag | Move::SpliceTag | Move::EditPayload);
-        if mangles && message.pointer("/params/requestState").and_then(Value::as_str) == Some(ticket) {
-            return Err(Verdict::NotTested {
-                why: "it leaves this ticket as it was (its tag is empty, or another flow's is the same)".into(),
-            });
-        }
-        if by == Move::Honest && ticket.is_empty() {
-            if let Some(params) = message["params"].as_object_mut() {
-                params.remove("requestState");
-            }
-        }
-        let send = Send { message, bearer, wait_ms };
-        if self.by == Move::FirstTicket {
-            run.round1_ticket = Some(ticket.to_owned());
-        }
-        Ok(match self.by {
-            // A replay: the honest retry, then the same line again.
-            Move::SendTwice => vec![send.clone(), send],
-            _ => vec![send],
-        })
-    }
-}
-
-/// How long to wait for a ticket to expire: its lifetime, read from a readable ticket or
-/// given, or why the attack is not tested.
-fn lifetime(ticket: &str, wait_expiry: Option<Option<u64>>) -> Result<u64, Verdict> {
-    let Some(given) = wait_expiry else {
-        return Err(Verdict::NotTested {
-            why: "waiting out the ticket's lifetime is not asked for (--wait-expiry)".into(),
-        });
-    };
-    let claims = mrtr_ticket::inspect(ticket).payload;
-    let read = claims.and_then(|c| Some(c.get("exp")?.as_u64()?.saturating_sub(c.get("iat")?.as_u64()?)));
-    match given.or(read) {
-        None => Err(Verdict::NotTested { why: "the ticket does not say how long it lives: give it (--ttl)".into() }),
-        Some(ms) if ms > MAX_WAIT_MS => Err(Verdict::NotTested {
-            why: format!("the ticket lives {} s, longer than the probe waits ({} s)", ms / 1000, MAX_WAIT_MS / 1000),
-        }),
-        Some(ms) => Ok(ms),
     }
 }
 
@@ -231,95 +197,496 @@ impl Run {
         &self.exchanges
     }
 
-    /// Takes the reply to the last [`Step::Send`] and gives the next step.
-    pub fn next(&mut self, reply: Result<Value, String>) -> Step {
-        if let Some(sent) = self.pending.take() {
-            let reply = reply.clone().unwrap_or_else(|why| json!({"transportError": why}));
-            self.exchanges.push(Exchange { sent, reply });
-        }
-        let step = self.advance(reply);
-        if let Step::Send(send) = &step {
-            self.pending = Some(send.message.clone());
-        }
-        step
+    /// The shape of the ticket the flow was given, once it was.
+    pub fn shape(&self) -> Option<crate::Shape> {
+        self.asked.as_ref()?.ticket.as_deref().map(|t| Ticket::read(t).shape)
     }
 
-    fn advance(&mut self, reply: Result<Value, String>) -> Step {
-        let attack = self.attack;
-        let kept = reply.clone();
-        let (reply, why) = match reply {
-            Ok(reply) => (Some(reply), String::new()),
-            Err(why) => (None, why),
+    /// Takes the reply to the last [`Step::Send`] and gives the next step.
+    pub fn next(&mut self, reply: impl Into<Reply>) -> Step {
+        let reply = reply.into();
+        self.record(std::slice::from_ref(&reply));
+        self.advance(reply)
+    }
+
+    /// Takes the replies to a [`Step::Race`], in the order its lines were given.
+    pub fn next_race(&mut self, replies: Vec<Reply>) -> Step {
+        self.record(&replies);
+        if self.phase != Phase::Racing {
+            return self.finish(Verdict::Inconclusive { why: "race replies came when no race was sent".into() });
+        }
+        let outcomes: Vec<Outcome> = replies.iter().map(Outcome::of).collect();
+        let taken = outcomes.iter().filter(|o| matches!(o, Outcome::Completed { .. } | Outcome::ToolError { .. }));
+        let taken = taken.count();
+        let refused = outcomes.iter().filter(|o| matches!(o, Outcome::Refused { .. } | Outcome::Asked { .. })).count();
+        let unclear = outcomes.len() - taken - refused;
+        let counts = format!("{taken} of {} completed, {refused} refused, {unclear} unanswered", outcomes.len());
+        let verdict = match taken {
+            0 => Verdict::Inconclusive { why: format!("none of the retries completed: {counts}") },
+            1 if unclear == 0 => Verdict::Passed { answered: counts },
+            1 => Verdict::Inconclusive { why: counts },
+            _ => self.attack.through(format!("{counts}: the ticket was used {taken} times")),
         };
-        match std::mem::replace(&mut self.phase, Phase::Done) {
-            Phase::Other => {
-                self.other_ticket = asked(reply.as_ref()).and_then(|a| a.ticket.map(str::to_owned));
-                self.phase = Phase::First;
-                Step::Send(self.first.clone())
+        self.finish(verdict)
+    }
+
+    fn record(&mut self, replies: &[Reply]) {
+        for (sent, reply) in self.pending.drain(..).zip(replies) {
+            let body = reply.body.clone().unwrap_or_else(|why| json!({"transportError": why}));
+            self.exchanges.push(Exchange { sent: sent.message, bearer: sent.bearer, status: reply.status, reply: body });
+        }
+    }
+
+    fn send(&mut self, send: Send) -> Step {
+        self.pending = vec![send.clone()];
+        Step::Send(send)
+    }
+
+    fn finish(&mut self, verdict: Verdict) -> Step {
+        self.phase = Phase::Done;
+        self.pending.clear();
+        Step::Done(verdict)
+    }
+
+    fn is(&self, by: Move) -> bool {
+        self.attack.is(by)
+    }
+
+    /// The fresh flows the attack's target must pass first, or why it cannot be tested.
+    fn plan_controls(&mut self) -> Result<(), Verdict> {
+        let not_tested = |why: &str| Err(Verdict::NotTested { why: why.to_owned() });
+        let setup = self.setup.clone();
+        let flow = &setup.flow;
+        let Tactic::Lab(by) = self.attack.by else { return Ok(()) };
+        let target = match by {
+            Move::OtherPrincipal => {
+                if !setup.bearer_auth {
+                    return not_tested("over stdio the server decides who speaks: there is no token to change");
+                }
+                let made_up = Send { bearer: Some(MADE_UP_TOKEN.into()), ..self.fresh(&flow.method, &flow.params) };
+                self.controls.push_back((Control::MadeUpToken, made_up));
+                if let Some(second) = &setup.tokens.second {
+                    let theirs = Send { bearer: Some(second.clone()), ..self.fresh(&flow.method, &flow.params) };
+                    self.controls.push_back((Control::SecondToken, theirs));
+                }
+                return Ok(());
             }
-            Phase::First => {
-                let Some(reply) = reply else {
-                    return Step::Done(Verdict::Inconclusive { why });
-                };
-                self.first_questions =
-                    asked(Some(&reply)).map(|a| a.requests.keys().cloned().collect()).unwrap_or_default();
-                match attack.attempts(self, &reply) {
-                    Err(verdict) => Step::Done(verdict),
-                    Ok(sends) => {
-                        self.phase = Phase::Attempts(sends);
-                        self.send_next()
+            Move::OtherTool => match &setup.targets.tool {
+                None => return not_tested("the server lists no other tool to spend the ticket on (tools/list)"),
+                Some(params) => ("tools/call".to_owned(), params.clone()),
+            },
+            Move::OtherMethod => match &setup.targets.method {
+                None => return not_tested("the server lists no prompt, resource or tool under another method"),
+                Some(target) => target.clone(),
+            },
+            Move::OtherArguments => match (&setup.targets.arguments, flow.params.get("arguments")) {
+                (Some(arguments), Some(_)) => {
+                    let mut params = flow.params.clone();
+                    if let Some(members) = params.as_object_mut() {
+                        members.insert("arguments".into(), arguments.clone());
+                    }
+                    (flow.method.clone(), params)
+                }
+                _ => return not_tested("no other arguments are known that the tool accepts (its input schema)"),
+            },
+            _ => return Ok(()),
+        };
+        let control = self.fresh(&target.0, &target.1);
+        self.controls.push_back((Control::Target, control));
+        Ok(())
+    }
+
+    /// A first call of `method` with `params`, as the flow's principal.
+    fn fresh(&mut self, method: &str, params: &Value) -> Send {
+        Send { message: self.client.request(method, params.clone()), bearer: self.first.bearer.clone(), wait_ms: 0 }
+    }
+
+    fn next_control(&mut self) -> Step {
+        match self.controls.front() {
+            Some((_, send)) => {
+                let send = send.clone();
+                self.send(send)
+            }
+            None => {
+                self.phase = Phase::First;
+                let first = self.first.clone();
+                self.send(first)
+            }
+        }
+    }
+
+    fn advance(&mut self, reply: Reply) -> Step {
+        let outcome = Outcome::of(&reply);
+        match self.phase {
+            Phase::Controls => self.after_control(&reply, &outcome),
+            Phase::First => self.after_first(reply, &outcome),
+            Phase::Others => self.after_other(&reply),
+            Phase::Reach => self.after_reach(reply, &outcome),
+            Phase::Attempts => {
+                self.outcomes.push(outcome);
+                self.next_attempt()
+            }
+            Phase::Racing => self.finish(Verdict::Inconclusive { why: "one reply came for a race".into() }),
+            Phase::Done => self.finish(Verdict::Inconclusive { why: "a reply came after the attack was over".into() }),
+        }
+    }
+
+    fn after_control(&mut self, reply: &Reply, outcome: &Outcome) -> Step {
+        let Some((control, sent)) = self.controls.pop_front() else { return self.next_control() };
+        let words = outcome.words();
+        let shows_asked = asked(reply);
+        match control {
+            Control::MadeUpToken if shows_asked.is_some() => {
+                return self.finish(self.attack.through(format!(
+                    "principal binding cannot hold: a made-up bearer token started a flow ({words}), so the server authenticates nobody"
+                )));
+            }
+            Control::MadeUpToken if self.setup.tokens.second.is_none() => {
+                return self.finish(Verdict::NotTested { why: "needs a second principal's token (--second-token)".into() });
+            }
+            Control::MadeUpToken => {}
+            Control::SecondToken if shows_asked.is_none() => {
+                return self.finish(Verdict::NotTested {
+                    why: format!("the second token does not start a flow of its own: {words}"),
+                });
+            }
+            Control::SecondToken => {}
+            Control::Target => {
+                let name = sent.message.pointer("/params/name").or(sent.message.pointer("/params/uri"));
+                let method = sent.message.get("method").and_then(Value::as_str).unwrap_or_default();
+                let target = format!("{method} {}", name.map(Value::to_string).unwrap_or_default());
+                match (shows_asked, outcome) {
+                    (Some(asked), _) => {
+                        self.target = Some(asked);
+                        self.target_call = Some(sent.message);
+                    }
+                    (None, Outcome::Completed { .. }) => {
+                        return self.finish(Verdict::NotTested {
+                            why: format!("{target} completes without asking, so a ticket spent on it proves nothing"),
+                        });
+                    }
+                    (None, _) => {
+                        return self.finish(Verdict::NotTested {
+                            why: format!("{target} does not work on a fresh flow: {words}"),
+                        });
                     }
                 }
             }
-            Phase::Attempts(sends) => {
-                self.replies.push(kept);
-                self.phase = Phase::Attempts(sends);
-                self.send_next()
-            }
-            Phase::Done => Step::Done(attack.judge(&self.replies, &self.first_questions)),
         }
+        self.next_control()
     }
 
-    /// The next line of the attack, round 1's ticket once round 2 is reached, or the verdict.
-    fn send_next(&mut self) -> Step {
-        if let Phase::Attempts(sends) = &mut self.phase {
-            if !sends.is_empty() {
-                return Step::Send(sends.remove(0));
-            }
+    fn after_first(&mut self, reply: Reply, outcome: &Outcome) -> Step {
+        let Some(asked) = asked(&reply) else {
+            return self.finish(Verdict::Inconclusive { why: format!("the call did not ask for input: {}", outcome.words()) });
+        };
+        let takes_no_ticket = self.is(Move::Honest) || self.is(Move::PrefillAnswer) || self.is(Move::DropTicket);
+        if asked.ticket.is_none() && !takes_no_ticket {
+            return self.finish(Verdict::NotTested { why: "the server sent no requestState to attack".into() });
         }
-        // The honest retry plays every round of the flow, each with its latest ticket.
-        if self.attack.by == Move::Honest && self.replies.len() < MAX_ROUNDS {
-            let reached = self.replies.last().and_then(|r| r.clone().ok());
-            if let Some(Asked { ticket, answers, .. }) = asked(reached.as_ref()) {
-                let message = self.client.retry(&self.first.message, answers, ticket);
-                return Step::Send(Send { message, bearer: self.first.bearer.clone(), wait_ms: 0 });
-            }
+        self.asked = Some(asked);
+        if self.is(Move::Honest) || self.is(Move::FirstTicket) {
+            self.rounds = 1;
+            return self.retry_honestly(self.asked.clone());
         }
-        if let Some(round1_ticket) = self.round1_ticket.take() {
-            let reached = self.replies.pop().and_then(Result::ok);
-            let Some(Asked { answers, .. }) = asked(reached.as_ref()) else {
-                self.phase = Phase::Done;
-                return Step::Done(Verdict::NotTested { why: "the flow has one round".into() });
+        if self.is(Move::SpliceTag) {
+            self.phase = Phase::Others;
+            let other = self.fresh(&self.setup.flow.method.clone(), &self.setup.flow.params.clone());
+            return self.send(other);
+        }
+        self.attack_now()
+    }
+
+    /// The honest retry of the round `asked` asked (the flow's ticket byte for byte).
+    fn retry_honestly(&mut self, asked: Option<Asked>) -> Step {
+        let Some(asked) = asked else {
+            return self.finish(Verdict::Inconclusive { why: "nothing to retry".into() });
+        };
+        self.phase = Phase::Reach;
+        let message = self.client.retry(&self.first.message, asked.answers, asked.ticket.as_deref());
+        let send = Send { message, bearer: self.first.bearer.clone(), wait_ms: 0 };
+        self.send(send)
+    }
+
+    /// The honest flow's later rounds: for the honest attack, until it completes; for round
+    /// 1's ticket, until round 2 is reached.
+    fn after_reach(&mut self, reply: Reply, outcome: &Outcome) -> Step {
+        let next = asked(&reply);
+        if self.is(Move::FirstTicket) {
+            return match next {
+                Some(round2) if round2.keys != self.asked.as_ref().map(|a| a.keys.clone()).unwrap_or_default() => {
+                    self.round2 = Some(round2);
+                    self.attack_now()
+                }
+                Some(_) => self.finish(Verdict::NotTested {
+                    why: "round 2 asks the same questions as round 1: a replay of round 1 cannot be told apart".into(),
+                }),
+                None => self.finish(Verdict::NotTested {
+                    why: format!("the flow has one round: the honest retry {}", outcome.words()),
+                }),
             };
-            let message = self.client.retry(&self.first.message, answers, Some(&round1_ticket));
-            self.phase = Phase::Attempts(vec![]);
-            return Step::Send(Send { message, bearer: self.first.bearer.clone(), wait_ms: 0 });
         }
-        self.phase = Phase::Done;
-        Step::Done(self.attack.judge(&self.replies, &self.first_questions))
+        match (next, outcome) {
+            (Some(_), _) if self.rounds >= MAX_ROUNDS => self.finish(Verdict::Inconclusive {
+                why: format!("the flow still asked after {MAX_ROUNDS} honest rounds"),
+            }),
+            (Some(more), _) => {
+                self.rounds += 1;
+                self.retry_honestly(Some(more))
+            }
+            (None, Outcome::Completed { .. }) => self.finish(Verdict::Completed),
+            (None, _) => self.finish(Verdict::Inconclusive {
+                why: format!("the honest retry did not complete: {}", outcome.words()),
+            }),
+        }
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    #[test]
-    fn the_wait_for_expiry_is_the_tickets_lifetime_or_not_tested() {
-        let ticket = mrtr_sim::moves::edited_keeping_tag("v1.e30.TAG", &json!({"exp": 121_000, "iat": 1_000}));
-        assert_eq!(lifetime(&ticket, Some(None)), Ok(120_000));
-        assert_eq!(lifetime("opaque", Some(Some(5_000))), Ok(5_000));
-        assert!(matches!(lifetime(&ticket, None), Err(Verdict::NotTested { .. })));
-        assert!(matches!(lifetime("opaque", Some(None)), Err(Verdict::NotTested { .. })));
-        assert!(matches!(lifetime("opaque", Some(Some(MAX_WAIT_MS + 1))), Err(Verdict::NotTested { .. })));
+    /// Another flow's ticket, for the splice: a flow that got byte-identical bytes (a codec
+    /// with no nonce, in the same second) is started again a second later, once.
+    fn after_other(&mut self, reply: &Reply) -> Step {
+        if let Some(ticket) = asked(reply).and_then(|a| a.ticket) {
+            self.others.push(ticket);
+        }
+        let own = self.ticket();
+        let identical = self.others.last().is_some_and(|other| own.as_ref().is_some_and(|own| own.text == *other));
+        if identical && self.others.len() < 2 {
+            let mut other = self.fresh(&self.setup.flow.method.clone(), &self.setup.flow.params.clone());
+            other.wait_ms = 1_100;
+            return self.send(other);
+        }
+        self.attack_now()
+    }
+
+    fn ticket(&self) -> Option<Ticket> {
+        self.asked.as_ref()?.ticket.as_deref().map(Ticket::read)
+    }
+
+    /// The attack's own lines, built from the flow's first answer (and, for round 1's ticket,
+    /// its second).
+    fn attack_now(&mut self) -> Step {
+        match self.lines() {
+            Err(verdict) => self.finish(verdict),
+            Ok(Some(race)) => {
+                self.phase = Phase::Racing;
+                self.pending = race.clone();
+                Step::Race(race)
+            }
+            Ok(None) => {
+                self.phase = Phase::Attempts;
+                self.next_attempt()
+            }
+        }
+    }
+
+    /// Fills the queue with the attack's lines; a race's lines are given back to send at once.
+    fn lines(&mut self) -> Result<Option<Vec<Send>>, Verdict> {
+        let asked = self.asked.clone().ok_or_else(|| Verdict::Inconclusive { why: "no first answer".into() })?;
+        let answers = asked.answers.clone();
+        let own = asked.ticket.clone().unwrap_or_default();
+        let ticket = Ticket::read(&own);
+        let shape = ticket.shape.words();
+        let unfit = |what: &str| {
+            let why = if ticket.text.ends_with('.') && what.starts_with("no tag") {
+                "its tag is empty: the server signs nothing, so there is no tag to change".to_owned()
+            } else {
+                format!("{shape} has {what}")
+            };
+            Verdict::NotTested { why }
+        };
+        let bearer = self.first.bearer.clone();
+        let with = |state: Option<Value>, answers: &Map<String, Value>, client: &mut Client| {
+            let mut message = client.retry(&self.first.message, answers.clone(), None);
+            if let (Some(state), Some(params)) = (state, message.get_mut("params").and_then(Value::as_object_mut)) {
+                params.insert("requestState".into(), state);
+            }
+            Send { message, bearer: bearer.clone(), wait_ms: 0 }
+        };
+        let mut client = self.client.clone();
+        let Tactic::Lab(by) = self.attack.by else {
+            let count = self.setup.race.max(2);
+            let race = (0..count).map(|_| with(Some(own.clone().into()), &answers, &mut client)).collect();
+            self.client = client;
+            return Ok(Some(race));
+        };
+        let lines: Vec<Send> = match by {
+            Move::Honest => Vec::new(),
+            Move::TamperByte => {
+                let Some(changed) = ticket.with_body_byte_changed() else { return Err(unfit("no byte to change")) };
+                vec![with(Some(changed.into()), &answers, &mut client)]
+            }
+            Move::TamperTag => {
+                let Some(changed) = ticket.with_tag_byte_changed() else { return Err(unfit("no tag apart from its body")) };
+                vec![with(Some(changed.into()), &answers, &mut client)]
+            }
+            Move::DropTag => {
+                let Some(cut) = ticket.without_tag() else { return Err(unfit("no tag apart from its body")) };
+                vec![with(Some(cut.into()), &answers, &mut client)]
+            }
+            Move::SpliceTag => {
+                let others: Vec<Ticket> = self.others.iter().map(|t| Ticket::read(t)).collect();
+                let Some(spliced) = others.iter().rev().find_map(|other| ticket.with_tag_of(other)) else {
+                    return Err(match ticket.tag {
+                        None => unfit("no tag apart from its body"),
+                        Some(_) => Verdict::NotTested {
+                            why: "every other flow got this very ticket: there is no other tag to splice".into(),
+                        },
+                    });
+                };
+                vec![with(Some(spliced.into()), &answers, &mut client)]
+            }
+            Move::EditPayload => {
+                let Some(edited) = ticket.with_payload_edited() else { return Err(unfit("no payload readable without the key")) };
+                vec![with(Some(edited.into()), &answers, &mut client)]
+            }
+            Move::ResignOtherKey => {
+                let Some(forged) = ticket.resigned() else { return Err(unfit("no readable payload and tag to forge")) };
+                vec![with(Some(forged.into()), &answers, &mut client)]
+            }
+            Move::UnaskedTicket => {
+                // Claims the server never wrote, in its own shape where it reads, else this lab's.
+                let made_up = json!({"sub": "bob", "data": {"approved": true}, "exp": 4_102_444_800u64});
+                let forged = ticket
+                    .with_claims(&made_up)
+                    .map(|t| Ticket::read(&t))
+                    .and_then(|t| t.resigned())
+                    .unwrap_or_else(|| forged_with_attacker_key("v1.e30.x", &made_up));
+                vec![with(Some(forged.into()), &answers, &mut client)]
+            }
+            Move::Hello => vec![with(Some("hello".into()), &answers, &mut client)],
+            Move::NotAString => [Value::Null, json!(1), json!([]), json!({}), json!(true)]
+                .into_iter()
+                .map(|state| with(Some(state), &answers, &mut client))
+                .collect(),
+            Move::Huge => vec![with(Some("A".repeat(1_000_000).into()), &answers, &mut client)],
+            Move::Empty => vec![with(Some("".into()), &answers, &mut client)],
+            Move::Reencode => {
+                let Some(tidied) = ticket.reencoded() else { return Err(unfit("no other spelling of the same bytes")) };
+                vec![with(Some(tidied.into()), &answers, &mut client)]
+            }
+            Move::OtherPrincipal => {
+                let mut send = with(Some(own.clone().into()), &answers, &mut client);
+                send.bearer = self.setup.tokens.second.clone();
+                vec![send]
+            }
+            Move::TooLate => {
+                let wait_ms = self.wait_for_expiry(&ticket)?;
+                vec![Send { wait_ms, ..with(Some(own.clone().into()), &answers, &mut client) }]
+            }
+            Move::OtherArguments | Move::OtherTool | Move::OtherMethod => {
+                let target = self.target.clone().ok_or_else(|| Verdict::Inconclusive { why: "no target".into() })?;
+                let mut message = self.target_call.clone().unwrap_or_default();
+                message["id"] = client.next_id().into();
+                if let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) {
+                    params.insert("inputResponses".into(), Value::Object(target.answers));
+                    params.insert("requestState".into(), own.clone().into());
+                }
+                vec![Send { message, bearer: bearer.clone(), wait_ms: 0 }]
+            }
+            Move::SendTwice => {
+                let send = with(Some(own.clone().into()), &answers, &mut client);
+                vec![send.clone(), send]
+            }
+            Move::FirstTicket => vec![with(Some(own.clone().into()), &answers, &mut client)],
+            Move::DropTicket => vec![with(None, &answers, &mut client)],
+            Move::PrefillAnswer | Move::ChangeAnswer => {
+                return Err(Verdict::NotTested { why: "not one of the probe's attacks".into() })
+            }
+        };
+        self.client = client;
+        let edits = matches!(
+            by,
+            Move::TamperByte | Move::TamperTag | Move::DropTag | Move::SpliceTag | Move::EditPayload | Move::ResignOtherKey
+        );
+        let state_of = |l: &Send| l.message.pointer("/params/requestState").and_then(Value::as_str) == Some(&own);
+        if edits && lines.iter().any(state_of) {
+            return Err(unfit("no edit of this kind that changes its bytes"));
+        }
+        self.queue = lines.into();
+        Ok(None)
+    }
+
+    /// How long to wait before sending the ticket too late, or why it is not tested.
+    fn wait_for_expiry(&self, ticket: &Ticket) -> Result<u64, Verdict> {
+        if !self.setup.wait_expiry {
+            return Err(Verdict::NotTested {
+                why: "waiting out the ticket's lifetime is not asked for (--wait-expiry)".into(),
+            });
+        }
+        let wait = match (self.setup.ttl_ms, ticket.lifetime_ms(), ticket.expires_at_ms()) {
+            (Some(ttl), ..) | (None, Some(ttl), _) => ttl.saturating_add(1_000),
+            (None, None, Some(at)) => at.saturating_sub(self.setup.now_ms).saturating_add(1_500),
+            (None, None, None) => {
+                return Err(Verdict::NotTested {
+                    why: format!("{} does not say when it expires: give its lifetime (--ttl)", ticket.shape.words()),
+                })
+            }
+        };
+        if wait > MAX_WAIT_MS + 2_000 {
+            return Err(Verdict::NotTested {
+                why: format!("the ticket lives {} s, longer than the probe waits ({} s)", wait / 1000, MAX_WAIT_MS / 1000),
+            });
+        }
+        Ok(wait)
+    }
+
+    fn next_attempt(&mut self) -> Step {
+        if let Some(send) = self.queue.pop_front() {
+            return self.send(send);
+        }
+        let verdict = self.judge();
+        self.finish(verdict)
+    }
+
+    /// The verdict from the attack's own replies.
+    fn judge(&self) -> Verdict {
+        let asked_keys = self.asked.as_ref().map(|a| a.keys.clone()).unwrap_or_default();
+        let Some(last) = self.outcomes.last() else {
+            return Verdict::Inconclusive { why: "nothing was sent".into() };
+        };
+        let Tactic::Lab(by) = self.attack.by else { return Verdict::Inconclusive { why: "no race".into() } };
+        match by {
+            // The first send is the honest retry: it must be taken (complete, or go on to the
+            // next round) for the second to say anything.
+            Move::SendTwice => match self.outcomes.first() {
+                Some(first) if self.outcomes.len() == 2 => match self.attack.judge_taken(first, &asked_keys) {
+                    Verdict::Finding { .. } => self.attack.judge_taken(last, &asked_keys),
+                    _ => Verdict::Inconclusive { why: format!("the first send was not taken: {}", first.words()) },
+                },
+                _ => Verdict::Inconclusive { why: "nothing was sent".into() },
+            },
+            Move::NotAString => {
+                let names = ["null", "a number", "an array", "an object", "true"];
+                let verdicts: Vec<Verdict> = self.outcomes.iter().map(|o| self.attack.judge_taken(o, &asked_keys)).collect();
+                let taken: Vec<String> = verdicts
+                    .iter()
+                    .zip(names)
+                    .filter_map(|(v, name)| match v {
+                        Verdict::Finding { answered, .. } => Some(format!("{name}: {answered}")),
+                        _ => None,
+                    })
+                    .collect();
+                if !taken.is_empty() {
+                    return self.attack.through(format!("the answers reached the tool with {}", taken.join("; ")));
+                }
+                match verdicts.iter().find(|v| !matches!(v, Verdict::Passed { .. })) {
+                    Some(unclear) => unclear.clone(),
+                    None => Verdict::Passed { answered: format!("all five refused: {}", last.words()) },
+                }
+            }
+            Move::FirstTicket => {
+                let round2 = self.round2.as_ref().map(|a| a.keys.clone()).unwrap_or_default();
+                match last {
+                    Outcome::Asked { keys } if *keys == round2 => {
+                        self.attack.through(format!("{}: round 1's ticket took it to round 2 again", last.words()))
+                    }
+                    _ => self.attack.judge_taken(last, &asked_keys),
+                }
+            }
+            Move::OtherArguments | Move::OtherTool | Move::OtherMethod => {
+                let target_keys = self.target.as_ref().map(|a| a.keys.clone()).unwrap_or_default();
+                self.attack.judge_taken(last, &target_keys)
+            }
+            _ => self.attack.judge_taken(last, &asked_keys),
+        }
     }
 }

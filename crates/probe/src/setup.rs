@@ -10,12 +10,56 @@ pub struct Setup {
     pub flow: Flow,
     /// Whose tokens.
     pub tokens: Tokens,
-    /// Whether to wait out a ticket's lifetime for [`Move::TooLate`], and that lifetime when
-    /// the ticket does not say it (`Some(None)`: read it from a readable ticket).
-    pub wait_expiry: Option<Option<u64>>,
-    /// Another call of the same server, for [`Move::OtherTool`] (`{"name", "arguments"}`).
-    pub other_tool: Option<Value>,
+    /// Whether the transport carries bearer tokens (HTTP): over stdio the server decides who
+    /// speaks, and the principal cannot be tested.
+    pub bearer_auth: bool,
+    /// Whether to wait out a ticket's lifetime for [`Move::TooLate`](mrtr_sim::moves::Move).
+    pub wait_expiry: bool,
+    /// The tickets' lifetime when given (`--ttl`), ms: it overrides what a ticket says.
+    pub ttl_ms: Option<u64>,
+    /// The clock when this attack starts, ms since the epoch: a ticket whose `exp` is a date
+    /// is waited out until then.
+    pub now_ms: u64,
+    /// Other targets of the same server, for spending the ticket elsewhere.
+    pub targets: Targets,
+    /// How many retries of one ticket the race sends at once.
+    pub race: usize,
 }
+
+/// Other targets of the server under test, taken from its own lists: never names it may not
+/// have.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Targets {
+    /// Another tool's `tools/call` params (`{"name", "arguments"}`), for
+    /// [`Move::OtherTool`](mrtr_sim::moves::Move). Against a server the probe does not know, the
+    /// flow's arguments byte for byte, so that only the name differs.
+    pub tool: Option<Value>,
+    /// Another method's request (`prompts/get`, `resources/read` or `tools/call`) and its
+    /// params, for [`Move::OtherMethod`](mrtr_sim::moves::Move).
+    pub method: Option<(String, Value)>,
+    /// Other arguments for the same tool that it accepts, for
+    /// [`Move::OtherArguments`](mrtr_sim::moves::Move).
+    pub arguments: Option<Value>,
+}
+
+impl Setup {
+    /// A setup with the defaults: no second token, no waiting, no other targets, a race of 16.
+    pub fn new(flow: Flow, tokens: Tokens) -> Setup {
+        Setup {
+            flow,
+            tokens,
+            bearer_auth: true,
+            wait_expiry: false,
+            ttl_ms: None,
+            now_ms: 0,
+            targets: Targets::default(),
+            race: DEFAULT_RACE,
+        }
+    }
+}
+
+/// How many retries of one ticket the race sends at once, by default.
+pub const DEFAULT_RACE: usize = 16;
 
 /// The call that starts a flow: a method and params that answer `input_required`.
 #[derive(Debug, Clone, PartialEq)]

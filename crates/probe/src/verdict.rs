@@ -1,17 +1,14 @@
-//! What the probe concludes about one attack, from the replies it got.
+//! What the probe concludes about one attack, from what came back.
 
 use crate::battery::{Attack, Grade};
-use crate::reply::{asked, said};
-use mrtr_sim::moves::Move;
-use mrtr_sim::scenarios::Answered;
+use crate::reply::Outcome;
 use serde::Serialize;
-use serde_json::Value;
 
 /// What the probe concluded about one attack.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum Verdict {
-    /// The server refused (or asked again): what the page asks.
+    /// The server refused: what the page asks.
     Passed {
         /// How it refused.
         answered: String,
@@ -25,7 +22,7 @@ pub enum Verdict {
         /// What the server answered.
         answered: String,
     },
-    /// The honest retry completed: the flow works.
+    /// The honest flow completed: the server works, and the attacks can say something.
     Completed,
     /// Not tried, and why.
     NotTested {
@@ -42,37 +39,59 @@ pub enum Verdict {
 impl Verdict {
     /// True for a finding of the MUST grade.
     pub fn breaks_a_must(&self) -> bool {
-        matches!(self, Verdict::Finding { grade: Grade::Must, .. })
+        self.finding_at_least(Grade::Must)
+    }
+
+    /// True for a finding of grade `at_least` or stronger.
+    pub fn finding_at_least(&self, at_least: Grade) -> bool {
+        matches!(self, Verdict::Finding { grade, .. } if *grade >= at_least)
+    }
+
+    /// The verdict's kind in one word: `passed`, `finding`, `completed`, `not-tested`, `inconclusive`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Verdict::Passed { .. } => "passed",
+            Verdict::Finding { .. } => "finding",
+            Verdict::Completed => "completed",
+            Verdict::NotTested { .. } => "not-tested",
+            Verdict::Inconclusive { .. } => "inconclusive",
+        }
+    }
+
+    /// Every attack's verdict when the honest flow did not complete: nothing can be concluded.
+    pub fn after_honest(honest: &Verdict) -> Option<Verdict> {
+        match honest {
+            Verdict::Completed => None,
+            Verdict::Inconclusive { why } | Verdict::NotTested { why } => {
+                Some(Verdict::Inconclusive { why: format!("the honest flow did not complete ({why})") })
+            }
+            other => Some(Verdict::Inconclusive { why: format!("the honest flow did not complete ({})", other.kind()) }),
+        }
     }
 }
 
 impl Attack {
-    /// What the replies say about the server: the last one decides. `first_questions` are
-    /// the keys of the first round's questions: a server that answers an attack with other
-    /// questions took the ticket and went on to a later round; one that asks round 1's again
-    /// started over, except with round 1's ticket, which it took to go back a step.
-    pub(crate) fn judge(&self, replies: &[Result<Value, String>], first_questions: &[String]) -> Verdict {
-        let last = replies.last().and_then(|r| r.clone().ok());
-        let (answered, words) = said(last.as_ref());
-        let moved_on = || {
-            let questions: Vec<String> =
-                asked(last.as_ref()).map(|a| a.requests.keys().cloned().collect()).unwrap_or_default();
-            questions != first_questions
-        };
-        let through = |answered: String| Verdict::Finding { grade: self.grade, spec: self.spec, answered };
-        match (self.by, answered) {
-            (Move::Honest, Answered::Accepted { .. }) => Verdict::Completed,
-            (Move::Honest, _) => Verdict::Inconclusive { why: format!("the honest retry did not complete: {words}") },
-            (_, Answered::Accepted { .. }) => through(words),
-            (Move::FirstTicket, Answered::AskedAgain) => through(format!("{words}: it took round 1's ticket again")),
-            (_, Answered::AskedAgain) if moved_on() => {
-                through(format!("{words}, with the next round's questions: it took the ticket"))
+    /// A finding of this attack's grade.
+    pub(crate) fn through(&self, answered: String) -> Verdict {
+        Verdict::Finding { grade: self.grade, spec: self.spec, answered }
+    }
+
+    /// What one reply to a line that carried an attacker's ticket (and valid answers) says:
+    /// taken when the call completed, reached the tool, or moved on to other questions than
+    /// `asked_keys`; refused when the server refused it or asked the same questions again;
+    /// inconclusive when the answer is about something else.
+    pub(crate) fn judge_taken(&self, outcome: &Outcome, asked_keys: &[String]) -> Verdict {
+        let words = outcome.words();
+        match outcome {
+            Outcome::Completed { .. } | Outcome::ToolError { .. } => self.through(words),
+            Outcome::Asked { keys } if keys.as_slice() != asked_keys => {
+                self.through(format!("{words}: other questions than before, so it took the ticket"))
             }
-            (_, Answered::NoResponse) => {
-                let why = replies.last().and_then(|r| r.clone().err()).unwrap_or_default();
-                Verdict::Inconclusive { why: format!("no response: {why}").trim_end_matches(": ").to_owned() }
+            Outcome::Asked { .. } => {
+                Verdict::Passed { answered: format!("{words} again: it did not take the ticket") }
             }
-            _ => Verdict::Passed { answered: words },
+            Outcome::Refused { .. } => Verdict::Passed { answered: words },
+            Outcome::Elsewhere { .. } | Outcome::Nothing { .. } => Verdict::Inconclusive { why: words },
         }
     }
 }
@@ -81,32 +100,20 @@ impl Attack {
 mod tests {
     use super::*;
     use crate::battery::BATTERY;
-    use serde_json::json;
-    #[test]
-    fn the_honest_retry_decides_whether_anything_can_be_concluded() {
-        let honest = BATTERY[0];
-        let done = json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "content": []}});
-        assert_eq!(honest.judge(&[Ok(done)], &[]), Verdict::Completed);
-        let refused = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "no"}});
-        assert!(matches!(honest.judge(&[Ok(refused.clone())], &[]), Verdict::Inconclusive { .. }));
-        let tamper = BATTERY[1];
-        assert!(matches!(tamper.judge(&[Ok(refused)], &[]), Verdict::Passed { .. }));
-        let unreached = tamper.judge(&[Err("HTTP 413, and the body is not JSON".into())], &[]);
-        assert_eq!(unreached, Verdict::Inconclusive { why: "no response: HTTP 413, and the body is not JSON".into() });
-    }
 
     #[test]
-    fn asked_again_is_taken_when_the_questions_moved_on() {
-        let asking = |key: &str| {
-            json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required", "requestState": "t",
-                "inputRequests": {key: {"method": "elicitation/create", "params": {"mode": "form", "message": "?",
-                    "requestedSchema": {"type": "object", "properties": {}}}}}}})
-        };
-        let seat = ["seat".to_owned()];
+    fn only_a_refusal_of_the_ticket_passes() {
         let tamper = BATTERY[1];
-        assert!(matches!(tamper.judge(&[Ok(asking("seat"))], &seat), Verdict::Passed { .. }), "started over");
-        assert!(matches!(tamper.judge(&[Ok(asking("confirm"))], &seat), Verdict::Finding { .. }), "went on");
-        let stale = BATTERY.iter().find(|a| a.by == Move::FirstTicket).expect("in the battery");
-        assert!(matches!(stale.judge(&[Ok(asking("seat"))], &seat), Verdict::Finding { .. }), "went back");
+        let keys = ["ok".to_owned()];
+        let refused = Outcome::Refused { code: -32602, message: "Invalid requestState".into(), check: None };
+        assert!(matches!(tamper.judge_taken(&refused, &keys), Verdict::Passed { .. }));
+        let tool = Outcome::ToolError { text: "card declined".into() };
+        assert!(tamper.judge_taken(&tool, &keys).breaks_a_must(), "a tool error came after the ticket was taken");
+        let again = Outcome::Asked { keys: keys.to_vec() };
+        assert!(matches!(tamper.judge_taken(&again, &keys), Verdict::Passed { .. }));
+        let on = Outcome::Asked { keys: vec!["confirm".into()] };
+        assert!(tamper.judge_taken(&on, &keys).breaks_a_must(), "went on to the next round");
+        let auth = Outcome::Elsewhere { why: "HTTP 401".into() };
+        assert!(matches!(tamper.judge_taken(&auth, &keys), Verdict::Inconclusive { .. }));
     }
 }

@@ -2,6 +2,7 @@
 //! metadata headers set, replicas taking turns) or stdio (a server process it starts, one
 //! line each way).
 
+use mrtr_probe::Reply;
 use serde_json::Value;
 use std::process::Stdio;
 use std::time::Duration;
@@ -10,6 +11,9 @@ use tokio::process::{Child, ChildStdin, ChildStdout};
 
 /// How long the client waits for one response.
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long the client waits for a connection.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A server process and the two ends of its stdio.
 #[derive(Debug)]
@@ -23,16 +27,42 @@ pub struct Piped {
 #[derive(Debug)]
 pub enum Transport {
     /// HTTP to one URL, or to several in turn.
-    Http { client: reqwest::Client, urls: Vec<String>, next: usize, token: Option<String> },
+    Http(Box<Http>),
     /// A child process's stdin and stdout.
     Stdio(Box<Piped>),
+}
+
+/// HTTP to one URL, or to several in turn, with the headers every request carries.
+#[derive(Debug)]
+pub struct Http {
+    client: reqwest::Client,
+    urls: Vec<String>,
+    next: usize,
+    token: Option<String>,
+    headers: Vec<(String, String)>,
 }
 
 impl Transport {
     /// HTTP to `urls`, taking turns.
     pub fn http(urls: Vec<String>, token: Option<String>) -> Result<Transport, String> {
-        let client = reqwest::Client::builder().timeout(RESPONSE_TIMEOUT).build().map_err(|e| e.to_string())?;
-        Ok(Transport::Http { client, urls, next: 0, token })
+        Transport::http_with(urls, token, Vec::new())
+    }
+
+    /// HTTP to `urls`, taking turns, each request with `headers` too (`--header`).
+    pub fn http_with(
+        urls: Vec<String>,
+        token: Option<String>,
+        headers: Vec<(String, String)>,
+    ) -> Result<Transport, String> {
+        if urls.is_empty() {
+            return Err("no URL to send to".into());
+        }
+        let client = reqwest::Client::builder()
+            .timeout(RESPONSE_TIMEOUT)
+            .connect_timeout(CONNECT_TIMEOUT)
+            .build()
+            .map_err(|e| e.to_string())?;
+        Ok(Transport::Http(Box::new(Http { client, urls, next: 0, token, headers })))
     }
 
     /// Starts `command` (a program and its arguments) and talks to it on stdio; its stderr
@@ -55,9 +85,22 @@ impl Transport {
     /// Where the next request goes, for the printed lines.
     pub fn name(&self) -> String {
         match self {
-            Transport::Http { urls, next, .. } => urls[*next % urls.len()].clone(),
+            Transport::Http(http) => http.urls[http.next % http.urls.len()].clone(),
             Transport::Stdio(_) => "stdio".into(),
         }
+    }
+
+    /// How many URLs take turns (1 over stdio).
+    pub fn replicas(&self) -> usize {
+        match self {
+            Transport::Http(http) => http.urls.len(),
+            Transport::Stdio(_) => 1,
+        }
+    }
+
+    /// True over HTTP, where a bearer token says who speaks.
+    pub fn carries_tokens(&self) -> bool {
+        matches!(self, Transport::Http(_))
     }
 
     /// Sends one request and returns its response.
@@ -67,33 +110,61 @@ impl Transport {
 
     /// [`Transport::send`] with another bearer token than the transport's own (HTTP).
     pub async fn send_as(&mut self, message: &Value, bearer: Option<&str>) -> Result<Value, String> {
+        self.exchange(message, bearer).await.body
+    }
+
+    /// Sends one request: the response with its HTTP status, or why none came.
+    pub async fn exchange(&mut self, message: &Value, bearer: Option<&str>) -> Reply {
         match self {
-            Transport::Http { client, urls, next, token } => {
-                let url = urls[*next % urls.len()].clone();
-                *next += 1;
-                post(client, &url, bearer.or(token.as_deref()), message).await
+            Transport::Http(http) => {
+                let url = http.urls[http.next % http.urls.len()].clone();
+                http.next += 1;
+                post(&http.client, &url, bearer.or(http.token.as_deref()), &http.headers, message).await
             }
             Transport::Stdio(piped) => {
-                let Piped { stdin, stdout, .. } = &mut **piped;
-                let stdin = stdin.as_mut().ok_or("the server's stdin is closed")?;
-                stdin.write_all(format!("{message}\n").as_bytes()).await.map_err(|e| format!("stdio: {e}"))?;
-                stdin.flush().await.map_err(|e| format!("stdio: {e}"))?;
-                let id = &message["id"];
-                loop {
-                    let line = tokio::time::timeout(RESPONSE_TIMEOUT, stdout.next_line())
-                        .await
-                        .map_err(|_| "stdio: no response in time".to_owned())?
-                        .map_err(|e| format!("stdio: {e}"))?
-                        .ok_or("stdio: the server closed its stdout")?;
-                    // Anything but the response to this request (a notification) is passed over.
-                    match serde_json::from_str::<Value>(&line) {
-                        Ok(response) if response.get("id") == Some(id) || response.get("id").is_none() => {
-                            return Ok(response);
+                let sent = piped.write(message).await;
+                match sent {
+                    Err(why) => Reply::from(Err(why)),
+                    Ok(()) => Reply::from(piped.read_response(&message["id"]).await),
+                }
+            }
+        }
+    }
+
+    /// Sends every request at once (over HTTP, spread over the URLs in turn; over stdio, every
+    /// line written before any response is read) and gives the replies in the same order.
+    pub async fn race(&mut self, messages: &[(Value, Option<String>)]) -> Vec<Reply> {
+        match self {
+            Transport::Http(http) => {
+                let mut tasks = tokio::task::JoinSet::new();
+                for (at, (message, bearer)) in messages.iter().enumerate() {
+                    let url = http.urls[http.next % http.urls.len()].clone();
+                    http.next += 1;
+                    let (client, headers, message) = (http.client.clone(), http.headers.clone(), message.clone());
+                    let bearer = bearer.clone().or(http.token.clone());
+                    tasks.spawn(async move { (at, post(&client, &url, bearer.as_deref(), &headers, &message).await) });
+                }
+                let mut replies: Vec<Reply> = messages.iter().map(|_| Reply::from(Err("not sent".into()))).collect();
+                while let Some(done) = tasks.join_next().await {
+                    if let Ok((at, reply)) = done {
+                        if let Some(slot) = replies.get_mut(at) {
+                            *slot = reply;
                         }
-                        Ok(_) => {}
-                        Err(e) => return Err(format!("stdio: the server wrote a line that is not JSON ({e})")),
                     }
                 }
+                replies
+            }
+            Transport::Stdio(piped) => {
+                for (message, _) in messages {
+                    if let Err(why) = piped.write(message).await {
+                        return messages.iter().map(|_| Reply::from(Err(why.clone()))).collect();
+                    }
+                }
+                let mut replies = Vec::new();
+                for (message, _) in messages {
+                    replies.push(Reply::from(piped.read_response(&message["id"]).await));
+                }
+                replies
             }
         }
     }
@@ -110,20 +181,169 @@ impl Transport {
     }
 }
 
-async fn post(client: &reqwest::Client, url: &str, token: Option<&str>, message: &Value) -> Result<Value, String> {
+impl Piped {
+    async fn write(&mut self, message: &Value) -> Result<(), String> {
+        let stdin = self.stdin.as_mut().ok_or("the server's stdin is closed")?;
+        stdin.write_all(format!("{message}\n").as_bytes()).await.map_err(|e| format!("stdio: {e}"))?;
+        stdin.flush().await.map_err(|e| format!("stdio: {e}"))
+    }
+
+    /// The response to the request whose id is `id`: notifications, the server's own requests
+    /// and responses to other ids are passed over.
+    async fn read_response(&mut self, id: &Value) -> Result<Value, String> {
+        let deadline = tokio::time::Instant::now() + RESPONSE_TIMEOUT;
+        loop {
+            let line = tokio::time::timeout_at(deadline, self.stdout.next_line())
+                .await
+                .map_err(|_| format!("stdio: no response in {} s", RESPONSE_TIMEOUT.as_secs()))?
+                .map_err(|e| format!("stdio: {e}"))?
+                .ok_or("stdio: the server closed its stdout")?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let message: Value = serde_json::from_str(&line)
+                .map_err(|e| format!("stdio: the server wrote a line that is not JSON ({e})"))?;
+            if let Some(response) = response_to(message, id) {
+                return Ok(response);
+            }
+        }
+    }
+}
+
+/// `message` if it is the response to the request `id` (or an error that names no id, which
+/// answers a request the server could not read), `None` for anything else the server sends
+/// meanwhile: notifications, requests of its own, responses to other requests.
+fn response_to(message: Value, id: &Value) -> Option<Value> {
+    let is_response = message.get("method").is_none() && (message.get("result").is_some() || message.get("error").is_some());
+    let ours = match message.get("id") {
+        Some(Value::Null) | None => message.get("error").is_some(),
+        Some(other) => other == id,
+    };
+    (is_response && ours || !message.is_object()).then_some(message)
+}
+
+/// The response to `id` in a `text/event-stream` body: each event's data lines joined, the
+/// first that is the response taken, everything else (notifications, requests) passed over.
+fn from_event_stream(body: &str, id: &Value) -> Result<Value, String> {
+    let mut data = String::new();
+    let mut events = Vec::new();
+    for line in body.lines().chain(std::iter::once("")) {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.is_empty() {
+            if !data.is_empty() {
+                events.push(std::mem::take(&mut data));
+            }
+        } else if let Some(value) = line.strip_prefix("data:") {
+            if !data.is_empty() {
+                data.push('\n');
+            }
+            data.push_str(value.strip_prefix(' ').unwrap_or(value));
+        }
+    }
+    let count = events.len();
+    for event in events {
+        if let Ok(message) = serde_json::from_str::<Value>(&event) {
+            if let Some(response) = response_to(message, id) {
+                return Ok(response);
+            }
+        }
+    }
+    Err(format!("the event stream ended after {count} events without the response"))
+}
+
+/// The words for a request that got no HTTP answer: the OS's reason where there is one.
+fn unreachable(url: &str, error: &reqwest::Error) -> String {
+    let mut source: Option<&dyn std::error::Error> = Some(error);
+    let mut deepest = error.to_string();
+    while let Some(cause) = source {
+        deepest = cause.to_string();
+        source = cause.source();
+    }
+    let what = if error.is_timeout() {
+        "no answer in time"
+    } else if error.is_connect() {
+        "cannot connect"
+    } else if url.starts_with("https:") {
+        "no answer (https: this build speaks plain HTTP only; TLS is not built in)"
+    } else {
+        "no answer"
+    };
+    format!("{url}: {what}: {deepest}")
+}
+
+async fn post(
+    client: &reqwest::Client,
+    url: &str,
+    token: Option<&str>,
+    headers: &[(String, String)],
+    message: &Value,
+) -> Reply {
     let mut request = client.post(url);
     for (name, value) in mrtr_sim::protocol::http_headers(message) {
         request = request.header(name, value);
     }
+    for (name, value) in headers {
+        request = request.header(name.as_str(), value.as_str());
+    }
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
-    let response = request.body(message.to_string()).send().await.map_err(|e| format!("{url}: {e}"))?;
+    let response = match request.body(message.to_string()).send().await {
+        Ok(response) => response,
+        Err(e) => return Reply::from(Err(unreachable(url, &e))),
+    };
     let status = response.status();
-    let kind = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
-    let body = response.text().await.map_err(|e| format!("{url}: {e}"))?;
-    if kind.starts_with("text/event-stream") {
-        return Err(format!("{url}: HTTP {status} with an event stream, which this client does not read"));
+    let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+    let (kind, challenge) = (header("content-type"), header("www-authenticate"));
+    let body = match response.text().await {
+        Ok(body) => body,
+        Err(e) => return Reply::http(status.as_u16(), Err(format!("{url}: HTTP {status}, the body broke off: {e}"))),
+    };
+    let parsed = if kind.starts_with("text/event-stream") {
+        from_event_stream(&body, &message["id"]).map_err(|why| format!("{url}: HTTP {status}: {why}"))
+    } else {
+        serde_json::from_str(&body).map_err(|_| {
+            let shown = mrtr_sim::text::clip(body.trim().lines().next().unwrap_or_default().to_owned(), 120);
+            let challenge = if challenge.is_empty() { String::new() } else { format!(" (WWW-Authenticate: {challenge})") };
+            format!("{url}: HTTP {status}{challenge}, and the body is not JSON: {shown}")
+        })
+    };
+    let parsed = match (status.as_u16(), parsed) {
+        (401 | 403, Ok(body)) if !challenge.is_empty() => Ok(with_challenge(body, &challenge)),
+        (_, parsed) => parsed,
+    };
+    Reply::http(status.as_u16(), parsed)
+}
+
+/// A 401 or 403's JSON body with the `WWW-Authenticate` challenge beside it, for the report.
+fn with_challenge(mut body: Value, challenge: &str) -> Value {
+    if let Some(members) = body.as_object_mut() {
+        members.insert("wwwAuthenticate".into(), challenge.into());
     }
-    serde_json::from_str(&body).map_err(|_| format!("{url}: HTTP {status}, and the body is not JSON: {}", body.trim()))
+    body
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_event_stream_answer_is_read_past_notifications_and_requests() {
+        let body = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n\
+                    data: {\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}\n\n\
+                    data: {\"jsonrpc\":\"2.0\",\r\ndata: \"id\":3,\"result\":{}}\r\n\r\n";
+        assert_eq!(from_event_stream(body, &json!(3)), Ok(json!({"jsonrpc": "2.0", "id": 3, "result": {}})));
+        assert!(from_event_stream(": keep-alive\n\n", &json!(3)).is_err());
+    }
+
+    #[test]
+    fn only_the_response_to_the_request_is_taken() {
+        let id = json!(4);
+        assert!(response_to(json!({"jsonrpc": "2.0", "method": "notifications/progress"}), &id).is_none());
+        assert!(response_to(json!({"jsonrpc": "2.0", "id": 4, "method": "elicitation/create"}), &id).is_none());
+        assert!(response_to(json!({"jsonrpc": "2.0", "id": 5, "result": {}}), &id).is_none());
+        assert!(response_to(json!({"jsonrpc": "2.0", "id": 4, "result": {}}), &id).is_some());
+        assert!(response_to(json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700}}), &id).is_some());
+    }
 }

@@ -209,14 +209,23 @@ impl Situation {
     /// payload is sealed): under the old tag, or re-signed with the attacker's key when
     /// `resign`.
     fn edited(&self, resign: bool) -> String {
-        let mut payload = inspect(&self.ticket).payload.unwrap_or_else(made_up_claims);
-        let data = &mut payload["data"];
-        if data.get("env").is_some() {
-            data["env"] = "prod".into();
-        } else if data.get("price").is_some() {
-            data["price"] = json!(1.0);
-        } else {
-            data["approved"] = true.into();
+        // A payload that is not an object, or whose data is not, is a forger's blank page:
+        // made-up claims instead (never an index into JSON that may not have it).
+        let mut payload = inspect(&self.ticket).payload.filter(Value::is_object).unwrap_or_else(made_up_claims);
+        if let Some(claims) = payload.as_object_mut() {
+            let data = claims.entry("data").or_insert_with(|| json!({}));
+            if !data.is_object() {
+                *data = json!({});
+            }
+            if let Some(data) = data.as_object_mut() {
+                if data.contains_key("env") {
+                    data.insert("env".into(), "prod".into());
+                } else if data.contains_key("price") {
+                    data.insert("price".into(), json!(1.0));
+                } else {
+                    data.insert("approved".into(), true.into());
+                }
+            }
         }
         if resign {
             forged_with_attacker_key(&self.ticket, &payload)
@@ -245,4 +254,23 @@ fn other_arguments(arguments: &Value) -> Value {
         None => other = json!({"other": true}),
     }
     other
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Capabilities;
+
+    #[test]
+    fn a_payload_that_is_not_an_object_is_edited_without_a_panic() {
+        let mut client = Client::new("bob-token", Capabilities::ALL);
+        let first = client.request("tools/call", json!({"name": "deploy", "arguments": {"env": "staging"}}));
+        for payload in ["WzEsMl0", "Nw", "ImEi", "bnVsbA", "eyJkYXRhIjoicyJ9", "eyJkYXRhIjpbMV19"] {
+            let ticket = format!("v1.{payload}.TAG");
+            let situation = Situation::new(first.clone(), ticket, Map::new(), Map::new(), 0, &mut client);
+            for by in [Move::EditPayload, Move::ResignOtherKey, Move::UnaskedTicket] {
+                assert!(!situation.attempt(by, &mut client).line.is_empty());
+            }
+        }
+    }
 }
