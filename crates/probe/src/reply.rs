@@ -59,11 +59,14 @@ pub enum Outcome {
         /// The check the server names (`data.check`, as this lab's servers do).
         check: Option<String>,
     },
-    /// An answer that says nothing about the ticket: authentication, routing, rate, or the
-    /// server failing (HTTP 401, 403, 404, 405, 429, 5xx; an unknown method or tool).
+    /// An answer that says nothing about the ticket by itself: authentication, routing, rate,
+    /// or the server failing (HTTP 401, 403, 404, 405, 429, 5xx; an unknown method or tool).
     Elsewhere {
         /// Why, in words.
         why: String,
+        /// True when it says the method or target does not exist (404, 405, -32601, an unknown
+        /// tool): once a fresh flow has shown that they do, such an answer refused this request.
+        routing: bool,
     },
     /// No MCP answer came: a transport failure, or a body that is not JSON-RPC.
     Nothing {
@@ -101,24 +104,28 @@ impl Outcome {
             Err(why) => return Outcome::Nothing { why: clip(why) },
         };
         let status = reply.status.unwrap_or(200);
-        let http = |what: &str| format!("HTTP {status} ({what})");
+        let error = body.get("error");
+        let said = error.map(|e| {
+            let code = e.get("code").and_then(Value::as_i64).unwrap_or(0);
+            (code, clip(e.get("message").and_then(Value::as_str).unwrap_or_default()))
+        });
+        let words = said.as_ref().map(|(code, message)| format!(": {code} {message}")).unwrap_or_default();
+        let http = |what: &str, routing: bool| Outcome::Elsewhere { why: format!("HTTP {status} ({what}){words}"), routing };
         match status {
-            401 => return Outcome::Elsewhere { why: http("not authenticated") },
-            403 => return Outcome::Elsewhere { why: http("forbidden") },
-            404 => return Outcome::Elsewhere { why: http("no such endpoint") },
-            405 => return Outcome::Elsewhere { why: http("method not allowed") },
-            429 => return Outcome::Elsewhere { why: http("rate limited") },
-            500..=599 => return Outcome::Elsewhere { why: http("the server failed") },
+            401 => return http("not authenticated", false),
+            403 => return http("forbidden", false),
+            404 => return http("no such endpoint", true),
+            405 => return http("method not allowed", true),
+            429 => return http("rate limited", false),
+            500..=599 => return http("the server failed", false),
             _ => {}
         }
-        if let Some(error) = body.get("error") {
-            let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
-            let message = clip(error.get("message").and_then(Value::as_str).unwrap_or_default());
+        if let (Some(error), Some((code, message))) = (error, said) {
             if code == -32601 {
-                return Outcome::Elsewhere { why: format!("method not found: {code} {message}") };
+                return Outcome::Elsewhere { why: format!("method not found: {code} {message}"), routing: true };
             }
             if names_a_missing_target(&message) {
-                return Outcome::Elsewhere { why: format!("no such target: {code} {message}") };
+                return Outcome::Elsewhere { why: format!("no such target: {code} {message}"), routing: true };
             }
             let check = error.pointer("/data/check").and_then(Value::as_str).map(str::to_owned);
             return Outcome::Refused { code, message, check };
@@ -154,7 +161,7 @@ impl Outcome {
             }
             Outcome::Refused { code: 0, message, .. } => format!("refused, as a tool error: {message}"),
             Outcome::Refused { code, message, .. } => format!("refused: {code} {message}"),
-            Outcome::Elsewhere { why } | Outcome::Nothing { why } => why.clone(),
+            Outcome::Elsewhere { why, .. } | Outcome::Nothing { why } => why.clone(),
         }
     }
 }

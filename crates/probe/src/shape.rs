@@ -76,9 +76,14 @@ pub struct Ticket {
     pub body: Range<usize>,
     /// Where its tag is, when it has one apart from the body.
     pub tag: Option<Range<usize>>,
-    /// The payload's JSON, when the body is base64 of JSON.
+    /// The payload's JSON, when the body is base64 of JSON (after rmcp's 8-byte expiry).
     pub claims: Option<Value>,
+    /// Bytes of the decoded body before the payload: rmcp's big-endian expiry in ms (0: none).
+    head: Vec<u8>,
 }
+
+/// The length of rmcp's binary head: a big-endian i64 expiry in ms.
+const RMCP_HEAD: usize = 8;
 
 /// The byte ranges of the dot-separated segments of `text`.
 fn segments(text: &str) -> Vec<Range<usize>> {
@@ -147,8 +152,16 @@ impl Ticket {
             _ => (Shape::Opaque, whole, None),
         };
         let readable = !matches!(shape, Shape::LabSealed | Shape::SealedOne | Shape::Opaque);
-        let claims = if readable { text.get(body.clone()).and_then(json_of) } else { None };
-        Ticket { text: text.to_owned(), shape, body, tag: tag.filter(|t| !t.is_empty()), claims }
+        let decoded = if readable { text.get(body.clone()).and_then(decode_base64) } else { None };
+        let head_len = if shape == Shape::Rmcp { RMCP_HEAD } else { 0 };
+        let (head, claims) = match decoded {
+            Some(bytes) if bytes.len() >= head_len => {
+                let (head, payload) = bytes.split_at(head_len);
+                (head.to_vec(), serde_json::from_slice(payload).ok())
+            }
+            _ => (Vec::new(), None),
+        };
+        Ticket { text: text.to_owned(), shape, body, tag: tag.filter(|t| !t.is_empty()), claims, head }
     }
 
     fn slice(&self, range: &Range<usize>) -> &str {
@@ -235,15 +248,20 @@ impl Ticket {
 
     fn with_payload_bytes(&self, bytes: &[u8]) -> Option<String> {
         self.claims.as_ref()?;
-        let head = self.text.get(..self.body.start)?;
-        let tail = self.text.get(self.body.end..)?;
-        Some(format!("{head}{}{tail}", URL_SAFE_NO_PAD.encode(bytes)))
+        let before = self.text.get(..self.body.start)?;
+        let after = self.text.get(self.body.end..)?;
+        let body = [self.head.as_slice(), bytes].concat();
+        Some(format!("{before}{}{after}", URL_SAFE_NO_PAD.encode(body)))
     }
 
     /// When the ticket says it expires, in ms since the epoch. The shape says the unit (this
     /// lab: ms; the TypeScript codec and JWT: seconds); elsewhere `exp` reads as seconds below
     /// 10^11 and as milliseconds above (a date in 1973 in ms is a date in 5138 in seconds).
     pub fn expires_at_ms(&self) -> Option<u64> {
+        if self.shape == Shape::Rmcp {
+            let head: [u8; RMCP_HEAD] = self.head.as_slice().try_into().ok()?;
+            return u64::try_from(i64::from_be_bytes(head)).ok().filter(|ms| *ms > 0);
+        }
         self.time_ms("exp")
     }
 
@@ -371,6 +389,23 @@ mod tests {
         assert_eq!(sealed.without_tag(), None, "nor has it a tag apart");
         assert!(sealed.with_body_byte_changed().is_some());
         assert_eq!(ts.with_tag_of(&ts), None, "a splice of a ticket with itself is no splice");
+    }
+
+    #[test]
+    fn rmcps_body_is_an_expiry_then_the_payload() {
+        let body = |expiry: i64| {
+            let mut bytes = expiry.to_be_bytes().to_vec();
+            bytes.extend_from_slice(br#"{"tool":"deploy","env":"staging"}"#);
+            URL_SAFE_NO_PAD.encode(bytes)
+        };
+        let never = Ticket::read(&format!("rs1.{}.TAGTAG", body(0)));
+        assert_eq!(never.claims, Some(json!({"tool": "deploy", "env": "staging"})));
+        assert_eq!(never.expires_at_ms(), None, "0 is no expiry");
+        let edited = Ticket::read(&never.with_payload_edited().expect("readable"));
+        assert_eq!(edited.claims, Some(json!({"tool": "deploy-edited", "env": "staging"})));
+        assert_eq!(edited.expires_at_ms(), None, "the head is kept");
+        let soon = Ticket::read(&format!("rs1.{}.TAGTAG", body(1_800_000_000_000)));
+        assert_eq!(soon.expires_at_ms(), Some(1_800_000_000_000));
     }
 
     #[test]

@@ -79,7 +79,9 @@ impl Attack {
     /// What one reply to a line that carried an attacker's ticket (and valid answers) says:
     /// taken when the call completed, reached the tool, or moved on to other questions than
     /// `asked_keys`; refused when the server refused it or asked the same questions again;
-    /// inconclusive when the answer is about something else.
+    /// inconclusive when the answer is about something else (authentication, rate, failure).
+    /// Every attack's target was shown to exist first (the honest flow, or the attack's own
+    /// control), so an answer that says it does not exist refused this request.
     pub(crate) fn judge_taken(&self, outcome: &Outcome, asked_keys: &[String]) -> Verdict {
         let words = outcome.words();
         match outcome {
@@ -91,6 +93,9 @@ impl Attack {
                 Verdict::Passed { answered: format!("{words} again: it did not take the ticket") }
             }
             Outcome::Refused { .. } => Verdict::Passed { answered: words },
+            Outcome::Elsewhere { routing: true, .. } => Verdict::Passed {
+                answered: format!("{words}, though a fresh flow showed the target exists: refused for this request's state"),
+            },
             Outcome::Elsewhere { .. } | Outcome::Nothing { .. } => Verdict::Inconclusive { why: words },
         }
     }
@@ -113,7 +118,7 @@ mod tests {
         assert!(matches!(tamper.judge_taken(&again, &keys), Verdict::Passed { .. }));
         let on = Outcome::Asked { keys: vec!["confirm".into()] };
         assert!(tamper.judge_taken(&on, &keys).breaks_a_must(), "went on to the next round");
-        let auth = Outcome::Elsewhere { why: "HTTP 401".into() };
+        let auth = Outcome::Elsewhere { why: "HTTP 401".into(), routing: false };
         assert!(matches!(tamper.judge_taken(&auth, &keys), Verdict::Inconclusive { .. }));
     }
 }

@@ -1,0 +1,104 @@
+// An official TypeScript SDK v2 server (@modelcontextprotocol/server 2.4.0) for `mrtr probe`,
+// in the setups a server author would write from the SDK's documentation. Two tools that ask
+// before acting, `deploy` and `rollback`, both taking `{env}`:
+//
+//   demo     createRequestStateCodec({key, ttlSeconds}) and nothing more (no bind, no auth)
+//   bound    bearer auth (requireBearerAuth; bob-token, alice-token) and the codec's bind to
+//            the method and the authenticated client, as the codec's own doc comment shows
+//   strict   bound, and the handler checks what the codec leaves to it: the state's tool and
+//            arguments against the call's, and a set of used nonces (single use)
+//
+// --sse answers every request as an event stream (responseMode "sse"), a log notification
+// first. --ttl SECONDS sets the codec's lifetime (default 600). Prints "listening on URL".
+//
+//   node tests/interop/sdk-probe-server.mjs SETUP [--sse] [--ttl SECONDS]
+import { createServer } from "node:http";
+import { randomUUID } from "node:crypto";
+import {
+  McpServer, OAuthError, ProtocolError, ProtocolErrorCode, acceptedContent, createMcpHandler, createRequestStateCodec,
+  fromJsonSchema, inputRequired, requireBearerAuth,
+} from "@modelcontextprotocol/server";
+
+const [setup = "demo", ...flags] = process.argv.slice(2);
+if (!["demo", "bound", "strict"].includes(setup)) throw new Error(`unknown setup ${setup}`);
+const sse = flags.includes("--sse");
+const ttlSeconds = flags.includes("--ttl") ? Number(flags[flags.indexOf("--ttl") + 1]) : 600;
+const authenticated = setup !== "demo";
+
+const codec = createRequestStateCodec({
+  key: "an SDK v2 probe fixture key, 32 bytes or more",
+  ttlSeconds,
+  ...(authenticated ? { bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ""}` } : {}),
+});
+const used = new Set();
+const confirmation = { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] };
+const refuse = (why) => new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid requestState: ${why}`);
+
+function tool(server, name, verb) {
+  server.registerTool(
+    name,
+    {
+      description: `${verb} after the person confirms.`,
+      inputSchema: fromJsonSchema({ type: "object", properties: { env: { type: "string" } }, required: ["env"] }),
+    },
+    async ({ env }, ctx) => {
+      if (sse) await ctx.mcpReq.notify({ method: "notifications/message", params: { level: "info", data: `${name} asked` } });
+      const confirmed = acceptedContent(ctx.mcpReq.inputResponses, "confirm", fromJsonSchema(confirmation));
+      if (confirmed?.confirm !== true) {
+        return inputRequired({
+          inputRequests: { confirm: inputRequired.elicit({ message: `${verb} ${env}?`, requestedSchema: confirmation }) },
+          requestState: await codec.mint(setup === "strict" ? { tool: name, env, nonce: randomUUID() } : { env }, ctx),
+        });
+      }
+      if (setup === "strict") {
+        const state = ctx.mcpReq.requestState();
+        if (!state) throw refuse("an answer needs the state that asked for it");
+        if (state.tool !== name || state.env !== env) throw refuse("minted for another call");
+        if (used.has(state.nonce)) throw refuse("already used");
+        used.add(state.nonce);
+      }
+      return { content: [{ type: "text", text: `${verb} ${env}: done` }] };
+    },
+  );
+}
+
+function factory() {
+  const server = new McpServer(
+    { name: `sdk-v2-probe-${setup}`, version: "1.0.0" },
+    { requestState: { verify: codec.verify }, capabilities: sse ? { logging: {} } : {} },
+  );
+  tool(server, "deploy", "Deploy");
+  tool(server, "rollback", "Roll back");
+  return server;
+}
+
+const tokens = { "bob-token": "bob", "alice-token": "alice" };
+const gate = requireBearerAuth({
+  verifier: {
+    async verifyAccessToken(token) {
+      if (!tokens[token]) throw new OAuthError("invalid_token", "unknown token");
+      return { token, clientId: tokens[token], scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 };
+    },
+  },
+});
+const handler = createMcpHandler(factory, { responseMode: sse ? "sse" : "auto" });
+
+const http = createServer(async (req, res) => {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const request = new Request(`http://${req.headers.host}${req.url}`, {
+    method: req.method,
+    headers: Object.entries(req.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]])),
+    body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
+  });
+  let response;
+  if (authenticated) {
+    const auth = await gate(request);
+    response = auth instanceof Response ? auth : await handler.fetch(request, { authInfo: auth });
+  } else {
+    response = await handler.fetch(request);
+  }
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(Buffer.from(await response.arrayBuffer()));
+});
+http.listen(0, "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${http.address().port}/mcp`));
