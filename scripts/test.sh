@@ -38,6 +38,9 @@ step bash -c 'cargo run -q --locked -p mrtr-ticket --example doubles -- 100000 |
 step bash tests/conformance/run.sh
 # The official TypeScript SDK v2's client against mrtr serve, and mrtr call against its server.
 step bash tests/interop/run.sh
+# mrtr probe against the official SDKs' servers (TypeScript, Python, rmcp) and fixtures that
+# each break one rule: every verdict as established by hand; SARIF and JUnit; SDK-FINDINGS.md.
+step bash tests/probe/run.sh
 # The fuzz targets on their committed seeds and a fixed set of new inputs (scripts/fuzz.sh).
 step bash scripts/fuzz.sh
 

@@ -3,10 +3,11 @@ documentation shows: two tools, `deploy` and `rollback`, each asking for a confi
 through a resolver (`Elicit`), with the SDK's default request-state protection (sealed
 tickets bound to the method, the tool, a digest of the arguments and the server's name).
 
-    python python_sdk_server.py PORT [--auth]
+    python python_sdk_server.py PORT [--auth] [--ttl SECONDS]
 
 --auth adds the SDK's own bearer authentication (a token verifier knowing bob-token and
-alice-token), which the SDK then binds into every ticket as the principal.
+alice-token), which the SDK then binds into every ticket as the principal. --ttl sets the
+tickets' lifetime (the SDK's default: 600 s).
 """
 
 import sys
@@ -21,6 +22,7 @@ from mcp.server.mcpserver import Elicit, MCPServer, RequestStateSecurity, Resolv
 
 PORT = int(sys.argv[1])
 AUTH = "--auth" in sys.argv[2:]
+TTL = float(sys.argv[sys.argv.index("--ttl") + 1]) if "--ttl" in sys.argv else 600.0
 
 
 class Confirm(BaseModel):
@@ -37,7 +39,7 @@ class Tokens:
         return AccessToken(token=token, client_id=client, scopes=[], expires_at=int(time.time()) + 3600)
 
 
-security = RequestStateSecurity(keys=[b"a python sdk probe fixture key, 32 bytes+"])
+security = RequestStateSecurity(keys=[b"a python sdk probe fixture key, 32 bytes+"], ttl=TTL)
 auth = {}
 if AUTH:
     auth = {

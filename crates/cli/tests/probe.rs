@@ -163,8 +163,17 @@ fn the_json_report_shows_every_exchange_in_full() {
     assert!(!rows.is_empty());
     let served = Served::start(&[]);
     let (_, stdout, _) = mrtr_probe(&[
-        &served.url, "--token", "bob-token", "--second-token", "alice-token", "--call", CALL, "--format", "json",
-        "--only", "other-principal,huge",
+        &served.url,
+        "--token",
+        "bob-token",
+        "--second-token",
+        "alice-token",
+        "--call",
+        CALL,
+        "--format",
+        "json",
+        "--only",
+        "other-principal,huge",
     ]);
     let report: Value = serde_json::from_str(&stdout).expect("a JSON report");
     let row = |id: &str| report["results"].as_array().and_then(|r| r.iter().find(|r| r["attack"] == id)).cloned();

@@ -120,11 +120,8 @@ impl ProbeRun {
         setup.ttl_ms = options.ttl_ms;
         setup.now_ms = options.now_ms.unwrap_or_default();
         setup.race = options.race.unwrap_or(mrtr_probe::DEFAULT_RACE).clamp(2, 64);
-        setup.targets = Targets {
-            tool: options.other_tool,
-            method: options.other_method,
-            arguments: options.other_arguments,
-        };
+        setup.targets =
+            Targets { tool: options.other_tool, method: options.other_method, arguments: options.other_arguments };
         let (run, first) = attack.start(&setup);
         Ok(ProbeRun { run, first: Some(first) })
     }

@@ -113,8 +113,10 @@ const fn lab(by: Move, grade: Grade, spec: &'static str, fix: &'static str) -> A
     Attack { by: Tactic::Lab(by), grade, spec, fix }
 }
 
-const VERIFY: &str = "Verify the ticket's MAC (or AEAD tag) over every byte, in constant time, before reading any claim.";
-const STRING: &str = "Refuse a requestState that is not a non-empty string of bounded length before any answer reaches the tool.";
+const VERIFY: &str =
+    "Verify the ticket's MAC (or AEAD tag) over every byte, in constant time, before reading any claim.";
+const STRING: &str =
+    "Refuse a requestState that is not a non-empty string of bounded length before any answer reaches the tool.";
 
 /// Every attack, the honest retry first: if it does not complete, the rest cannot say
 /// anything and are inconclusive.
@@ -124,26 +126,62 @@ pub const BATTERY: &[Attack] = &[
     lab(Move::TamperTag, Grade::Must, spec::INTEGRITY, VERIFY),
     lab(Move::EditPayload, Grade::Must, spec::INTEGRITY, VERIFY),
     lab(Move::DropTag, Grade::Must, spec::INTEGRITY, "Refuse a ticket whose tag is missing or of the wrong length."),
-    lab(Move::SpliceTag, Grade::Must, spec::INTEGRITY, "The tag must cover the whole payload: recompute it, never look it up."),
-    lab(Move::ResignOtherKey, Grade::Must, spec::INTEGRITY, "Verify with the server's own key only; never a key or algorithm named in the ticket."),
+    lab(
+        Move::SpliceTag,
+        Grade::Must,
+        spec::INTEGRITY,
+        "The tag must cover the whole payload: recompute it, never look it up.",
+    ),
+    lab(
+        Move::ResignOtherKey,
+        Grade::Must,
+        spec::INTEGRITY,
+        "Verify with the server's own key only; never a key or algorithm named in the ticket.",
+    ),
     lab(Move::UnaskedTicket, Grade::Must, spec::INTEGRITY, VERIFY),
     lab(Move::Hello, Grade::Must, spec::INTEGRITY, VERIFY),
     lab(Move::NotAString, Grade::Must, spec::INTEGRITY, STRING),
     lab(Move::Huge, Grade::Must, spec::INTEGRITY, STRING),
     lab(Move::Empty, Grade::Must, spec::INTEGRITY, STRING),
     lab(Move::Reencode, Grade::Note, spec::INTEGRITY, "Compare the ticket's bytes, not a re-parse of them."),
-    lab(Move::OtherPrincipal, Grade::Should, spec::PRINCIPAL, "Authenticate every request, put the principal in the ticket and compare it on the retry."),
+    lab(
+        Move::OtherPrincipal,
+        Grade::Should,
+        spec::PRINCIPAL,
+        "Authenticate every request, put the principal in the ticket and compare it on the retry.",
+    ),
     lab(Move::TooLate, Grade::Should, spec::EXPIRY, "Put a short expiry in the ticket and refuse it once past."),
-    lab(Move::OtherArguments, Grade::Should, spec::REQUEST, "Put a digest of the arguments in the ticket and compare it on the retry."),
-    lab(Move::OtherTool, Grade::Should, spec::REQUEST, "Put the tool's name in the ticket and compare it on the retry."),
+    lab(
+        Move::OtherArguments,
+        Grade::Should,
+        spec::REQUEST,
+        "Put a digest of the arguments in the ticket and compare it on the retry.",
+    ),
+    lab(
+        Move::OtherTool,
+        Grade::Should,
+        spec::REQUEST,
+        "Put the tool's name in the ticket and compare it on the retry.",
+    ),
     lab(Move::OtherMethod, Grade::Should, spec::REQUEST, "Put the method in the ticket and compare it on the retry."),
-    lab(Move::SendTwice, Grade::Note, spec::SINGLE_USE, "Where one use matters, record each ticket's use and refuse a second."),
+    lab(
+        Move::SendTwice,
+        Grade::Note,
+        spec::SINGLE_USE,
+        "Where one use matters, record each ticket's use and refuse a second.",
+    ),
     Attack {
         by: Tactic::Race,
         grade: Grade::Note,
         spec: spec::SINGLE_USE,
-        fix: "Claim the ticket with one atomic check-and-set (SET NX, INSERT … ON CONFLICT), never a read then a write.",
+        fix:
+            "Claim the ticket with one atomic check-and-set (SET NX, INSERT … ON CONFLICT), never a read then a write.",
     },
-    lab(Move::FirstTicket, Grade::Note, spec::SINGLE_USE, "Record each round's ticket as used once the next round is issued."),
+    lab(
+        Move::FirstTicket,
+        Grade::Note,
+        spec::SINGLE_USE,
+        "Record each round's ticket as used once the next round is issued.",
+    ),
     lab(Move::DropTicket, Grade::Note, spec::ANSWERS, "Take answers only together with a ticket that asked for them."),
 ];

@@ -66,9 +66,12 @@ pub fn play(data: &[u8]) -> usize {
             step = match step {
                 Step::Done(_) => break,
                 Step::Send(_) => run.next(next.next().cloned().unwrap_or_else(|| Reply::from(Err("none".into())))),
-                Step::Race(lines) => {
-                    run.next_race(lines.iter().map(|_| next.next().cloned().unwrap_or_else(|| Reply::from(Err("none".into())))).collect())
-                }
+                Step::Race(lines) => run.next_race(
+                    lines
+                        .iter()
+                        .map(|_| next.next().cloned().unwrap_or_else(|| Reply::from(Err("none".into()))))
+                        .collect(),
+                ),
             };
         }
         assert!(matches!(step, Step::Done(_)), "{} ran past {MAX_STEPS} steps", attack.id());

@@ -110,7 +110,8 @@ impl Outcome {
             (code, clip(e.get("message").and_then(Value::as_str).unwrap_or_default()))
         });
         let words = said.as_ref().map(|(code, message)| format!(": {code} {message}")).unwrap_or_default();
-        let http = |what: &str, routing: bool| Outcome::Elsewhere { why: format!("HTTP {status} ({what}){words}"), routing };
+        let http =
+            |what: &str, routing: bool| Outcome::Elsewhere { why: format!("HTTP {status} ({what}){words}"), routing };
         match status {
             401 => return http("not authenticated", false),
             403 => return http("forbidden", false),

@@ -235,7 +235,12 @@ impl Run {
     fn record(&mut self, replies: &[Reply]) {
         for (sent, reply) in self.pending.drain(..).zip(replies) {
             let body = reply.body.clone().unwrap_or_else(|why| json!({"transportError": why}));
-            self.exchanges.push(Exchange { sent: sent.message, bearer: sent.bearer, status: reply.status, reply: body });
+            self.exchanges.push(Exchange {
+                sent: sent.message,
+                bearer: sent.bearer,
+                status: reply.status,
+                reply: body,
+            });
         }
     }
 
@@ -344,7 +349,8 @@ impl Run {
                 )));
             }
             Control::MadeUpToken if self.setup.tokens.second.is_none() => {
-                return self.finish(Verdict::NotTested { why: "needs a second principal's token (--second-token)".into() });
+                return self
+                    .finish(Verdict::NotTested { why: "needs a second principal's token (--second-token)".into() });
             }
             Control::MadeUpToken => {}
             Control::SecondToken if shows_asked.is_none() => {
@@ -380,7 +386,8 @@ impl Run {
 
     fn after_first(&mut self, reply: Reply, outcome: &Outcome) -> Step {
         let Some(asked) = asked(&reply) else {
-            return self.finish(Verdict::Inconclusive { why: format!("the call did not ask for input: {}", outcome.words()) });
+            return self
+                .finish(Verdict::Inconclusive { why: format!("the call did not ask for input: {}", outcome.words()) });
         };
         let takes_no_ticket = self.is(Move::Honest) || self.is(Move::PrefillAnswer) || self.is(Move::DropTicket);
         if asked.ticket.is_none() && !takes_no_ticket {
@@ -517,7 +524,9 @@ impl Run {
                 vec![with(Some(changed.into()), &answers, &mut client)]
             }
             Move::TamperTag => {
-                let Some(changed) = ticket.with_tag_byte_changed() else { return Err(unfit("no tag apart from its body")) };
+                let Some(changed) = ticket.with_tag_byte_changed() else {
+                    return Err(unfit("no tag apart from its body"));
+                };
                 vec![with(Some(changed.into()), &answers, &mut client)]
             }
             Move::DropTag => {
@@ -537,7 +546,9 @@ impl Run {
                 vec![with(Some(spliced.into()), &answers, &mut client)]
             }
             Move::EditPayload => {
-                let Some(edited) = ticket.with_payload_edited() else { return Err(unfit("no payload readable without the key")) };
+                let Some(edited) = ticket.with_payload_edited() else {
+                    return Err(unfit("no payload readable without the key"));
+                };
                 vec![with(Some(edited.into()), &answers, &mut client)]
             }
             Move::ResignOtherKey => {
@@ -597,7 +608,12 @@ impl Run {
         self.client = client;
         let edits = matches!(
             by,
-            Move::TamperByte | Move::TamperTag | Move::DropTag | Move::SpliceTag | Move::EditPayload | Move::ResignOtherKey
+            Move::TamperByte
+                | Move::TamperTag
+                | Move::DropTag
+                | Move::SpliceTag
+                | Move::EditPayload
+                | Move::ResignOtherKey
         );
         let state_of = |l: &Send| l.message.pointer("/params/requestState").and_then(Value::as_str) == Some(&own);
         if edits && lines.iter().any(state_of) {
@@ -614,18 +630,26 @@ impl Run {
                 why: "waiting out the ticket's lifetime is not asked for (--wait-expiry)".into(),
             });
         }
-        let wait = match (self.setup.ttl_ms, ticket.lifetime_ms(), ticket.expires_at_ms()) {
-            (Some(ttl), ..) | (None, Some(ttl), _) => ttl.saturating_add(1_000),
-            (None, None, Some(at)) => at.saturating_sub(self.setup.now_ms).saturating_add(1_500),
-            (None, None, None) => {
-                return Err(Verdict::NotTested {
-                    why: format!("{} does not say when it expires: give its lifetime (--ttl)", ticket.shape.words()),
-                })
-            }
+        // What the ticket says wins over a shorter --ttl: waiting too little would report an
+        // expiry that was never passed.
+        let said = match (ticket.lifetime_ms(), ticket.expires_at_ms()) {
+            (Some(lifetime), _) => Some(lifetime.saturating_add(1_000)),
+            (None, Some(at)) => Some(at.saturating_sub(self.setup.now_ms).saturating_add(1_500)),
+            (None, None) => None,
+        };
+        let given = self.setup.ttl_ms.map(|ttl| ttl.saturating_add(1_000));
+        let Some(wait) = said.max(given) else {
+            return Err(Verdict::NotTested {
+                why: format!("{} does not say when it expires: give its lifetime (--ttl)", ticket.shape.words()),
+            });
         };
         if wait > MAX_WAIT_MS + 2_000 {
             return Err(Verdict::NotTested {
-                why: format!("the ticket lives {} s, longer than the probe waits ({} s)", wait / 1000, MAX_WAIT_MS / 1000),
+                why: format!(
+                    "the ticket lives {} s, longer than the probe waits ({} s)",
+                    wait / 1000,
+                    MAX_WAIT_MS / 1000
+                ),
             });
         }
         Ok(wait)
@@ -658,7 +682,8 @@ impl Run {
             },
             Move::NotAString => {
                 let names = ["null", "a number", "an array", "an object", "true"];
-                let verdicts: Vec<Verdict> = self.outcomes.iter().map(|o| self.attack.judge_taken(o, &asked_keys)).collect();
+                let verdicts: Vec<Verdict> =
+                    self.outcomes.iter().map(|o| self.attack.judge_taken(o, &asked_keys)).collect();
                 let taken: Vec<String> = verdicts
                     .iter()
                     .zip(names)
@@ -672,7 +697,9 @@ impl Run {
                 }
                 let unclear = verdicts.iter().zip(names).find(|(v, _)| !matches!(v, Verdict::Passed { .. }));
                 match unclear {
-                    Some((Verdict::Inconclusive { why }, name)) => Verdict::Inconclusive { why: format!("{name}: {why}") },
+                    Some((Verdict::Inconclusive { why }, name)) => {
+                        Verdict::Inconclusive { why: format!("{name}: {why}") }
+                    }
                     Some((other, _)) => other.clone(),
                     None => Verdict::Passed { answered: format!("all five refused: {}", last.words()) },
                 }

@@ -12,9 +12,9 @@ use serde::Serialize;
 use serde_json::Value;
 use std::ops::Range;
 
-/// The shapes of ticket the probe knows, each from an SDK or a convention.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+/// The shapes of ticket the probe knows, each from an SDK or a convention. Serialized as
+/// [`Shape::id`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
     /// `v1.payload.tag`, a JSON payload with `iat` and `exp` in milliseconds: this lab's signed tickets.
     Lab,
@@ -32,6 +32,12 @@ pub enum Shape {
     TwoPart,
     /// None of the above: one opaque string.
     Opaque,
+}
+
+impl Serialize for Shape {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.id())
+    }
 }
 
 impl Shape {
@@ -58,7 +64,7 @@ impl Shape {
             Shape::SealedOne => "a sealed ticket of one segment (prefix.box, as the Python SDK's)",
             Shape::Rmcp => "rmcp's ticket (rs1.payload.tag or rs2.kid.payload.tag)",
             Shape::Jwt => "a JWT-style ticket (header.payload.signature)",
-            Shape::TwoPart => "a two-part ticket (payload.tag)",
+            Shape::TwoPart => "a ticket of a payload and a tag ([prefix.]payload.tag)",
             Shape::Opaque => "an opaque ticket (no parts the probe can name)",
         }
     }
@@ -352,7 +358,8 @@ mod tests {
 
     #[test]
     fn each_shape_is_recognised_with_its_parts() {
-        let lab = format!("v1.{}.{}", b64(&json!({"iat": 1_000, "exp": 121_000, "data": {"env": "staging"}})), "TAGTAG");
+        let lab =
+            format!("v1.{}.{}", b64(&json!({"iat": 1_000, "exp": 121_000, "data": {"env": "staging"}})), "TAGTAG");
         let ts = format!("v1.{}.{}", b64(&json!({"p": {"env": "prod"}, "exp": 1_800_000_000u64})), "TAGTAG");
         let jwt = format!("{}.{}.sig", b64(&json!({"alg": "HS256"})), b64(&json!({"exp": 1_800_000_000u64})));
         let rs2 = format!("rs2.k1.{}.TAGTAG", b64(&json!({"x": 1})));
@@ -378,7 +385,8 @@ mod tests {
 
     #[test]
     fn edits_keep_the_shape_and_change_what_they_say() {
-        let ts = Ticket::read(&format!("v1.{}.TAGTAG", b64(&json!({"p": {"env": "staging"}, "exp": 1_800_000_000u64}))));
+        let ts =
+            Ticket::read(&format!("v1.{}.TAGTAG", b64(&json!({"p": {"env": "staging"}, "exp": 1_800_000_000u64}))));
         let edited = Ticket::read(&ts.with_payload_edited().expect("readable"));
         assert_eq!(edited.claims, Some(json!({"p": {"env": "prod"}, "exp": 1_800_000_000u64})));
         assert!(edited.text.ends_with(".TAGTAG"));

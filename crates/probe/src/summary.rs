@@ -64,6 +64,7 @@ impl Summary {
         }
         let honest = results.iter().find(|(a, _)| a.is(mrtr_sim::moves::Move::Honest)).map(|(_, v)| v);
         summary.reason = match honest {
+            Some(Verdict::Completed) if results.len() == 1 => Some("only the honest flow was run".into()),
             Some(Verdict::Completed) if summary.passed + summary.findings() == 0 => {
                 Some("no attack could be tested on this server".into())
             }
@@ -130,7 +131,8 @@ mod tests {
     #[test]
     fn a_run_whose_honest_flow_failed_says_so_first_and_exits_2() {
         let refused = Verdict::Inconclusive { why: "HTTP 401 (not authenticated)".into() };
-        let results = vec![(&BATTERY[0], refused.clone()), (&BATTERY[1], Verdict::after_honest(&refused).expect("gated"))];
+        let results =
+            vec![(&BATTERY[0], refused.clone()), (&BATTERY[1], Verdict::after_honest(&refused).expect("gated"))];
         let summary = Summary::of(&results, |_| false);
         assert!(summary.headline().starts_with("inconclusive: the honest flow did not complete: HTTP 401"));
         assert_eq!(summary.exit_code(&results, Grade::Must, |_| false), exit::INCONCLUSIVE);

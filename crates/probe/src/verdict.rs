@@ -65,7 +65,9 @@ impl Verdict {
             Verdict::Inconclusive { why } | Verdict::NotTested { why } => {
                 Some(Verdict::Inconclusive { why: format!("the honest flow did not complete ({why})") })
             }
-            other => Some(Verdict::Inconclusive { why: format!("the honest flow did not complete ({})", other.kind()) }),
+            other => {
+                Some(Verdict::Inconclusive { why: format!("the honest flow did not complete ({})", other.kind()) })
+            }
         }
     }
 }
@@ -89,12 +91,12 @@ impl Attack {
             Outcome::Asked { keys } if keys.as_slice() != asked_keys => {
                 self.through(format!("{words}: other questions than before, so it took the ticket"))
             }
-            Outcome::Asked { .. } => {
-                Verdict::Passed { answered: format!("{words} again: it did not take the ticket") }
-            }
+            Outcome::Asked { .. } => Verdict::Passed { answered: format!("{words} again: it did not take the ticket") },
             Outcome::Refused { .. } => Verdict::Passed { answered: words },
             Outcome::Elsewhere { routing: true, .. } => Verdict::Passed {
-                answered: format!("{words}, though a fresh flow showed the target exists: refused for this request's state"),
+                answered: format!(
+                    "{words}, though a fresh flow showed the target exists: refused for this request's state"
+                ),
             },
             Outcome::Elsewhere { .. } | Outcome::Nothing { .. } => Verdict::Inconclusive { why: words },
         }

@@ -214,7 +214,8 @@ impl Piped {
 /// answers a request the server could not read), `None` for anything else the server sends
 /// meanwhile: notifications, requests of its own, responses to other requests.
 fn response_to(message: Value, id: &Value) -> Option<Value> {
-    let is_response = message.get("method").is_none() && (message.get("result").is_some() || message.get("error").is_some());
+    let is_response =
+        message.get("method").is_none() && (message.get("result").is_some() || message.get("error").is_some());
     let ours = match message.get("id") {
         Some(Value::Null) | None => message.get("error").is_some(),
         Some(other) => other == id,
@@ -304,7 +305,8 @@ async fn post(
     } else {
         serde_json::from_str(&body).map_err(|_| {
             let shown = mrtr_sim::text::clip(body.trim().lines().next().unwrap_or_default().to_owned(), 120);
-            let challenge = if challenge.is_empty() { String::new() } else { format!(" (WWW-Authenticate: {challenge})") };
+            let challenge =
+                if challenge.is_empty() { String::new() } else { format!(" (WWW-Authenticate: {challenge})") };
             format!("{url}: HTTP {status}{challenge}, and the body is not JSON: {shown}")
         })
     };

@@ -23,7 +23,10 @@ impl Tool {
     /// A call with arguments that fit the input schema: each required field filled as the lab's
     /// person fills a form.
     pub fn call(&self) -> Flow {
-        Flow { method: "tools/call".into(), params: json!({"name": self.name, "arguments": arguments_for(&self.schema)}) }
+        Flow {
+            method: "tools/call".into(),
+            params: json!({"name": self.name, "arguments": arguments_for(&self.schema)}),
+        }
     }
 }
 
@@ -62,7 +65,10 @@ pub async fn list(transport: &mut Transport, token: Option<&str>) -> Result<List
     }
     let items = |reply: &mrtr_probe::Reply, member: &str| -> Vec<Value> {
         let body = reply.body.as_ref().ok();
-        body.and_then(|b| b.pointer(&format!("/result/{member}"))).and_then(Value::as_array).cloned().unwrap_or_default()
+        body.and_then(|b| b.pointer(&format!("/result/{member}")))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
     };
     let tools = items(&reply, "tools")
         .iter()
@@ -105,7 +111,8 @@ pub fn targets(listed: &Listed, flow: &Flow) -> Targets {
     let safe_tools = || listed.tools.iter().filter(|t| !t.destructive);
     // Another tool takes the flow's arguments byte for byte: one whose schema names them all
     // is the likeliest to work with them, else the first other one.
-    let keys: Vec<&String> = flow.params.get("arguments").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k).collect();
+    let keys: Vec<&String> =
+        flow.params.get("arguments").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k).collect();
     let fits = |t: &&Tool| keys.iter().all(|k| t.schema.pointer(&format!("/properties/{k}")).is_some());
     let others = || safe_tools().filter(|t| Some(t.name.as_str()) != flow_tool);
     let tool = if flow.method == "tools/call" {
@@ -206,6 +213,9 @@ mod tests {
         assert_eq!(targets.method, Some(("resources/read".into(), json!({"uri": "file:///notes"}))));
         assert_eq!(targets.arguments, Some(json!({"env": "prod"})));
         let alone = Listed { tools: vec![tool("deploy", false)], ..Listed::default() };
-        assert_eq!(super::targets(&alone, &flow), Targets { arguments: Some(json!({"env": "prod"})), ..Targets::default() });
+        assert_eq!(
+            super::targets(&alone, &flow),
+            Targets { arguments: Some(json!({"env": "prod"})), ..Targets::default() }
+        );
     }
 }

@@ -43,7 +43,8 @@ pub fn json(outcome: &Outcome) -> String {
 /// The ids of the findings in an earlier JSON report.
 pub fn baseline(path: &Path) -> Result<BTreeSet<String>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("--baseline {}: {e}", path.display()))?;
-    let report: Value = serde_json::from_str(&text).map_err(|e| format!("--baseline {}: not JSON: {e}", path.display()))?;
+    let report: Value =
+        serde_json::from_str(&text).map_err(|e| format!("--baseline {}: not JSON: {e}", path.display()))?;
     if report.get("schema").and_then(Value::as_str) != Some(SCHEMA) {
         return Err(format!("--baseline {}: not a {SCHEMA} report (mrtr probe --format json)", path.display()));
     }

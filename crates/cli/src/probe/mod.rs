@@ -179,7 +179,10 @@ pub async fn run(args: ProbeArgs) -> Result<ExitCode, String> {
 async fn probe(transport: &mut Transport, args: &ProbeArgs) -> ExitCode {
     let known_ids = BATTERY.iter().map(|a| a.id()).collect::<BTreeSet<_>>();
     if let Some(unknown) = args.only.iter().chain(&args.skip).find(|id| !known_ids.contains(id.as_str())) {
-        return usage(format!("no attack '{unknown}': the attacks are {}", known_ids.into_iter().collect::<Vec<_>>().join(", ")));
+        return usage(format!(
+            "no attack '{unknown}': the attacks are {}",
+            known_ids.into_iter().collect::<Vec<_>>().join(", ")
+        ));
     }
     let baseline = match &args.baseline {
         Some(path) => match formats::baseline(path) {
@@ -197,7 +200,8 @@ async fn probe(transport: &mut Transport, args: &ProbeArgs) -> ExitCode {
         Ok(flow) => flow,
         Err(code) => return code,
     };
-    let target = if args.command.is_empty() { args.urls.join(" ") } else { format!("stdio: {}", args.command.join(" ")) };
+    let target =
+        if args.command.is_empty() { args.urls.join(" ") } else { format!("stdio: {}", args.command.join(" ")) };
     let mut setup = Setup::new(flow.clone(), Tokens { first: args.token.clone(), second: args.second_token.clone() });
     setup.bearer_auth = transport.carries_tokens();
     setup.wait_expiry = args.wait_expiry;
@@ -206,7 +210,8 @@ async fn probe(transport: &mut Transport, args: &ProbeArgs) -> ExitCode {
     setup.targets = discover::targets(&listed, &flow);
     let chosen = BATTERY.iter().filter(|a| {
         a.is(mrtr_sim::moves::Move::Honest)
-            || ((args.only.is_empty() || args.only.iter().any(|id| id == a.id())) && !args.skip.iter().any(|id| id == a.id()))
+            || ((args.only.is_empty() || args.only.iter().any(|id| id == a.id()))
+                && !args.skip.iter().any(|id| id == a.id()))
     });
     let mut rows: Vec<Row> = Vec::new();
     let mut shape = None;

@@ -77,7 +77,8 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let env = request.arguments.as_ref().and_then(|a| a.get("env")).and_then(Value::as_str).unwrap_or("").to_owned();
+        let env =
+            request.arguments.as_ref().and_then(|a| a.get("env")).and_then(Value::as_str).unwrap_or("").to_owned();
         let verb = if request.name == "deploy" { "Deploy" } else { "Roll back" };
         let context = Self::context(&request);
         let confirmed = request
@@ -88,11 +89,8 @@ impl ServerHandler for Server {
         match (&request.request_state, confirmed) {
             (Some(sealed), true) => {
                 // The echoed state is untrusted: verify it before use, as rmcp's example does.
-                let opened: Result<Value, _> = if self.bound {
-                    codec().open_json_with(sealed, &context)
-                } else {
-                    codec().open_json(sealed)
-                };
+                let opened: Result<Value, _> =
+                    if self.bound { codec().open_json_with(sealed, &context) } else { codec().open_json(sealed) };
                 opened.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
                 Ok(CallToolResult::success(vec![ContentBlock::text(format!("{verb} {env}: done"))]).into())
             }
