@@ -36,18 +36,31 @@ export const tests = {
     try {
       const page = await ctx.openPage("#probe-title");
       let panel = await test(page, safe.url);
-      equal(await panel.locator(".probe-summary").textContent(), "19 refused, 0 got through (0 MUST), 2 not tested or inconclusive.");
+      equal(await panel.locator(".probe-summary").textContent(), "Passed: no attack got through. 18 refused, 3 not tested or inconclusive.");
+      equal(await page.evaluate(() => document.activeElement?.className), "probe-summary", "focus moves to the summary");
+      equal(await panel.locator(".probe-summary").getAttribute("role"), "status", "and it is announced");
       ok((await panel.textContent()).includes("alice replays bob's ticket: refused by the principal check: -32602 Invalid requestState: issued to a different principal"));
+      // Its other targets come from its own lists: the prompt is the other method.
+      const rows = await panel.locator("li").allTextContents();
+      ok(rows.some((row) => row.startsWith("✓Spend on another method: refused by the request check")), rows.join("\n"));
       panel = await test(page, careless.url);
       const summary = await panel.locator(".probe-summary").textContent();
-      equal(summary, "12 refused, 4 got through (2 MUST), 5 not tested or inconclusive.");
+      // By hand: unsigned tickets are believed whatever they say (integrity), and nothing
+      // records a use (replay, race); their empty tag leaves no tag to attack.
+      equal(summary, "5 got through (2 MUST). 10 refused, 6 not tested or inconclusive.");
       const failing = await panel.locator('li[data-state="fail"] strong').allTextContents();
-      equal(failing, ["Tamper: edit the payload", "Re-sign with another key", "Re-encode the ticket", "Send the honest retry twice"]);
+      equal(failing, ["Tamper: edit the payload", "Re-sign with another key", "Re-encode the ticket", "Send the honest retry twice", "Race: many retries at once"]);
       ok((await panel.locator("blockquote").first().textContent()).includes("servers MUST protect its integrity"));
+      ok((await panel.locator('li[data-state="fail"]').first().textContent()).includes("To fix: Verify the ticket's MAC"));
       await ctx.screenshot(page, "probe-page");
       await panel.screenshot({ path: join(ctx.root, "target/screenshots/probe-panel.png") });
       equal(await axeViolations(page, ctx.root), [], "axe");
-      noProblems(page);
+      // A server nobody answers for: the reason, and focus on it.
+      await panel.getByLabel("Server").fill("http://127.0.0.1:9/mcp");
+      await panel.getByRole("button", { name: "Test the server" }).click();
+      await panel.locator(".problem:not([hidden])").waitFor({ timeout: 30000 });
+      ok((await panel.locator(".problem").textContent()).startsWith("nothing answers at 127.0.0.1:9"), await panel.locator(".problem").textContent());
+      equal(await page.evaluate(() => document.activeElement?.className), "problem");
       await page.context().close();
     } finally {
       safe.stop();

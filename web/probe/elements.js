@@ -151,7 +151,7 @@ class MrtrProbe extends HTMLElement {
       field("Another principal's token", "second", "alice-token"),
       field("Wait out a ticket's lifetime", "wait", false, "checkbox"),
       this.button = element("button", { type: "button", textContent: "Test the server" }));
-    this.problem = element("p", { className: "problem", role: "alert", hidden: true });
+    this.problem = element("p", { className: "problem", role: "alert", hidden: true, tabIndex: -1 });
     this.results = element("ul", { className: "probe-results" });
     this.results.setAttribute("aria-live", "polite");
     this.summary = element("p", { className: "probe-summary", hidden: true, tabIndex: -1 });
@@ -177,13 +177,21 @@ class MrtrProbe extends HTMLElement {
     const rows = [];
     try {
       const m = await codec();
+      // The server's own lists choose the other targets (another tool, method, arguments).
+      const lists = {};
+      for (const { method, send } of m.probeListRequests()) {
+        if (setup.token) send.headers.authorization = `Bearer ${setup.token}`;
+        const reply = await post(url, send);
+        if (typeof reply === "string") throw new Error(reply);
+        lists[method.split("/")[0]] = typeof reply.body === "string" ? undefined : reply.body;
+      }
       let honest;
       for (const attack of m.probeAttacks()) {
         let result;
         if (honest && honest.verdict !== "completed") {
           result = { verdict: "inconclusive", why: `the honest flow did not complete (${honest.why ?? honest.verdict})` };
         } else {
-          const run = new m.ProbeRun(attack.id, { ...setup, nowMs: Date.now() });
+          const run = new m.ProbeRun(attack.id, { ...setup, lists, nowMs: Date.now() });
           result = await play(run, url);
           run.free();
         }
@@ -204,6 +212,7 @@ class MrtrProbe extends HTMLElement {
     } catch (error) {
       this.problem.textContent = String(error?.message ?? error);
       this.problem.hidden = false;
+      this.problem.focus();
     } finally {
       this.button.disabled = false;
       this.button.textContent = "Test the server";

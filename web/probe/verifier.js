@@ -72,8 +72,7 @@ export const HINTS = {
   "other-principal": "read the claims (JSON.parse(lab.decode(payload))) and compare claims.sub with principal.",
   "too-late": "refuse when now is at or past claims.exp.",
   "other-arguments": REQUEST, "other-tool": REQUEST, "other-method": REQUEST,
-  "send-twice": NONCE, "first-ticket": NONCE,
+  "send-twice": NONCE, "first-ticket": NONCE, race: NONCE,
   // Answers that come without a ticket never reach open: the server ignores them and asks.
-  "prefill-answer": "answers without a ticket are the server's to ignore; open never sees them.",
   "drop-ticket": "answers without a ticket are the server's to ignore; open never sees them.",
 };

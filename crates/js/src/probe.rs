@@ -15,7 +15,7 @@
 //! ```
 
 use crate::options;
-use mrtr_probe::{Flow, Reply, Run, Setup, Step, Targets, Tokens, BATTERY};
+use mrtr_probe::{Flow, Listed, Reply, Run, Setup, Step, Targets, Tokens, BATTERY};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
@@ -52,6 +52,35 @@ struct SetupOptions {
     other_method: Option<(String, Value)>,
     #[serde(default)]
     other_arguments: Option<Value>,
+    #[serde(default)]
+    lists: Option<Lists>,
+}
+
+/// The replies to `tools/list`, `prompts/list` and `resources/list` (`probeListRequests()`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Lists {
+    #[serde(default)]
+    tools: Option<Value>,
+    #[serde(default)]
+    prompts: Option<Value>,
+    #[serde(default)]
+    resources: Option<Value>,
+}
+
+/// The three lists' requests, to send before a probe run and give back as `lists`:
+/// `[{method, send: {message, headers, …}}]`.
+#[wasm_bindgen(js_name = probeListRequests)]
+pub fn probe_list_requests() -> Result<JsValue, JsError> {
+    let mut client = mrtr_sim::client::Client::new("", mrtr_sim::protocol::Capabilities::ALL);
+    let requests: Vec<Value> = ["tools/list", "prompts/list", "resources/list"]
+        .into_iter()
+        .map(|method| {
+            let send = mrtr_probe::Send { message: client.request(method, json!({})), bearer: None, wait_ms: 0 };
+            json!({"method": method, "send": send_js(&send)})
+        })
+        .collect();
+    options::to_js(&requests)
 }
 
 /// One attack under way on a fresh flow.
@@ -120,8 +149,15 @@ impl ProbeRun {
         setup.ttl_ms = options.ttl_ms;
         setup.now_ms = options.now_ms.unwrap_or_default();
         setup.race = options.race.unwrap_or(mrtr_probe::DEFAULT_RACE).clamp(2, 64);
-        setup.targets =
-            Targets { tool: options.other_tool, method: options.other_method, arguments: options.other_arguments };
+        // The server's own lists choose the other targets, as `mrtr probe` does; a target given
+        // by name wins.
+        let listed = options.lists.map(|l| Listed::read(l.tools.as_ref(), l.prompts.as_ref(), l.resources.as_ref()));
+        let chosen = listed.map(|l| l.targets(&setup.flow)).unwrap_or_default();
+        setup.targets = Targets {
+            tool: options.other_tool.or(chosen.tool),
+            method: options.other_method.or(chosen.method),
+            arguments: options.other_arguments.or(chosen.arguments),
+        };
         let (run, first) = attack.start(&setup);
         Ok(ProbeRun { run, first: Some(first) })
     }

@@ -46,7 +46,7 @@ export interface FixItReport { passed: boolean; call: string; results: FixItRow[
 /** One attack of the probe's battery. */
 export interface ProbeAttack { id: string; title: string; what: string; grade: "must" | "should" | "note"; spec: string; fix: string; }
 /** What a probe run works with: the call that asks (`METHOD NAME ARGUMENTS`), the tokens, whether to wait out a ticket's life (`nowMs`: the clock, for a ticket whose `exp` is a date), the race's size, and other targets the server lists (another tool's call, another method's `[method, params]`, other arguments it accepts). */
-export interface ProbeSetup { call: string; token?: string; secondToken?: string; waitExpiry?: boolean; ttlMs?: number; nowMs?: number; race?: number; otherTool?: { name: string; arguments?: Record<string, unknown> }; otherMethod?: [string, Record<string, unknown>]; otherArguments?: Record<string, unknown>; }
+export interface ProbeSetup { call: string; token?: string; secondToken?: string; waitExpiry?: boolean; ttlMs?: number; nowMs?: number; race?: number; otherTool?: { name: string; arguments?: Record<string, unknown> }; otherMethod?: [string, Record<string, unknown>]; otherArguments?: Record<string, unknown>; lists?: { tools?: Record<string, unknown>; prompts?: Record<string, unknown>; resources?: Record<string, unknown> }; }
 /** A reply for `ProbeRun.next`: the HTTP status and the parsed body (or why it is not JSON). */
 export interface ProbeReply { status: number; body: Record<string, unknown> | string; }
 /** What a probe verdict says. */

@@ -65,6 +65,8 @@ impl Tactic {
     /// A label for people.
     pub fn title(self) -> &'static str {
         match self {
+            // The lab sends a number; the probe sends five kinds of non-string.
+            Tactic::Lab(Move::NotAString) => "Not a string",
             Tactic::Lab(by) => by.title(),
             Tactic::Race => "Race: many retries at once",
         }
@@ -73,6 +75,7 @@ impl Tactic {
     /// What it does, in one sentence.
     pub fn what(self) -> &'static str {
         match self {
+            Tactic::Lab(Move::NotAString) => "The retry with valid answers and, in place of the ticket, null, a number, an array, an object, true: a server that takes a non-string as no ticket lets the answers reach the tool.",
             Tactic::Lab(by) => by.what(),
             Tactic::Race => "The honest retry sent many times at once, over every URL given: a used-ticket record that checks, then sets, lets more than one through.",
         }

@@ -20,8 +20,7 @@ mod text;
 
 use crate::call::transport::Transport;
 use clap::{Args, ValueEnum};
-use discover::Listed;
-use mrtr_probe::{exit, Attack, Exchange, Flow, Grade, Setup, Shape, Step, Summary, Tokens, Verdict, BATTERY};
+use mrtr_probe::{exit, Attack, Exchange, Flow, Grade, Listed, Setup, Shape, Step, Summary, Tokens, Verdict, BATTERY};
 use std::collections::BTreeSet;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
@@ -207,7 +206,7 @@ async fn probe(transport: &mut Transport, args: &ProbeArgs) -> ExitCode {
     setup.wait_expiry = args.wait_expiry;
     setup.ttl_ms = args.ttl;
     setup.race = args.race;
-    setup.targets = discover::targets(&listed, &flow);
+    setup.targets = listed.targets(&flow);
     let chosen = BATTERY.iter().filter(|a| {
         a.is(mrtr_sim::moves::Move::Honest)
             || ((args.only.is_empty() || args.only.iter().any(|id| id == a.id()))
