@@ -104,12 +104,18 @@ impl Outcome {
             Err(why) => return Outcome::Nothing { why: clip(why) },
         };
         let status = reply.status.unwrap_or(200);
-        let error = body.get("error");
+        // An OAuth error body says `"error": "invalid_token"`; a JSON-RPC one is an object.
+        let oauth = body.get("error").and_then(Value::as_str).map(|e| format!(": {}", clip(e)));
+        let error = body.get("error").filter(|e| e.is_object());
         let said = error.map(|e| {
             let code = e.get("code").and_then(Value::as_i64).unwrap_or(0);
             (code, clip(e.get("message").and_then(Value::as_str).unwrap_or_default()))
         });
-        let words = said.as_ref().map(|(code, message)| format!(": {code} {message}")).unwrap_or_default();
+        let mut words =
+            said.as_ref().map(|(code, message)| format!(": {code} {message}")).or(oauth).unwrap_or_default();
+        if let Some(challenge) = body.get("wwwAuthenticate").and_then(Value::as_str) {
+            words.push_str(&format!(" (WWW-Authenticate: {})", clip(challenge)));
+        }
         let http =
             |what: &str, routing: bool| Outcome::Elsewhere { why: format!("HTTP {status} ({what}){words}"), routing };
         match status {
@@ -206,6 +212,14 @@ mod tests {
         for status in [401, 403, 404, 405, 429, 500, 503] {
             assert!(matches!(Outcome::of(&Reply::http(status, Ok(error.clone()))), Outcome::Elsewhere { .. }));
         }
+        let challenged = json!({"error": "invalid_token", "wwwAuthenticate": "Bearer error=\"invalid_token\""});
+        let Outcome::Elsewhere { why, routing: false } = Outcome::of(&Reply::http(401, Ok(challenged))) else {
+            panic!("a 401 is about authentication")
+        };
+        assert_eq!(
+            why,
+            "HTTP 401 (not authenticated): invalid_token (WWW-Authenticate: Bearer error=\"invalid_token\")"
+        );
         let unknown = json!({"error": {"code": -32602, "message": "Unknown tool: charge_good"}});
         assert!(matches!(Outcome::of(&Ok(unknown).into()), Outcome::Elsewhere { .. }));
         let no_method = json!({"error": {"code": -32601, "message": "Method not found"}});
