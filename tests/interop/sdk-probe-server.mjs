@@ -62,6 +62,26 @@ function tool(server, name, verb) {
   );
 }
 
+/** A prompt that asks too: another method to spend a tool's state on. */
+function prompt(server) {
+  server.registerPrompt("release_notes", { description: "Release notes, after the person confirms." }, async (ctx) => {
+    const confirmed = acceptedContent(ctx.mcpReq.inputResponses, "confirm", fromJsonSchema(confirmation));
+    if (confirmed?.confirm !== true) {
+      return inputRequired({
+        inputRequests: { confirm: inputRequired.elicit({ message: "Show the release notes?", requestedSchema: confirmation }) },
+        requestState: await codec.mint(setup === "strict" ? { tool: "release_notes", nonce: randomUUID() } : {}, ctx),
+      });
+    }
+    if (setup === "strict") {
+      const state = ctx.mcpReq.requestState();
+      if (!state || state.tool !== "release_notes") throw refuse("minted for another call");
+      if (used.has(state.nonce)) throw refuse("already used");
+      used.add(state.nonce);
+    }
+    return { messages: [{ role: "user", content: { type: "text", text: "Release notes: done" } }] };
+  });
+}
+
 function factory() {
   const server = new McpServer(
     { name: `sdk-v2-probe-${setup}`, version: "1.0.0" },
@@ -69,6 +89,7 @@ function factory() {
   );
   tool(server, "deploy", "Deploy");
   tool(server, "rollback", "Roll back");
+  prompt(server);
   return server;
 }
 

@@ -71,13 +71,16 @@ TS_DEMO = {
     "other-principal": NOBODY,
     "other-arguments": should("the codec binds nothing of the arguments, and the handler takes the call's"),
     "other-tool": should("the state does not name the tool: rollback takes deploy's state"),
-    "other-method": NO_PROMPTS,
+    "other-method": should("nothing names the method: the prompt takes deploy's state"),
     "send-twice": NO_RECORD,
     "race": NO_RECORD_RACE,
     "first-ticket": ONE_ROUND,
     "drop-ticket": note("the handler reads only the answers: without state they reach the tool"),
 }
-TS_BOUND = dict(TS_DEMO, **{"other-principal": refused("bind() names the authenticated client: alice's retry fails the bind tag")})
+TS_BOUND = dict(TS_DEMO, **{
+    "other-principal": refused("bind() names the authenticated client: alice's retry fails the bind tag"),
+    "other-method": refused("bind() names the method: prompts/get fails tools/call's bind tag"),
+})
 TS_STRICT = dict(TS_BOUND, **{
     "other-arguments": refused("the handler compares the state's env with the call's"),
     "other-tool": refused("the handler compares the state's tool with the call's"),

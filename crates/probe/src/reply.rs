@@ -145,7 +145,12 @@ impl Outcome {
             let keys = result.get("inputRequests").and_then(Value::as_object);
             return Outcome::Asked { keys: keys.map(|k| k.keys().cloned().collect()).unwrap_or_default() };
         }
-        let text = clip(result.pointer("/content/0/text").and_then(Value::as_str).unwrap_or("complete"));
+        // A tool's first text, a prompt's first message, or a resource's first contents.
+        let text = ["/content/0/text", "/messages/0/content/text", "/contents/0/text"]
+            .iter()
+            .find_map(|at| result.pointer(at).and_then(Value::as_str))
+            .unwrap_or("complete");
+        let text = clip(text);
         if result.get("isError").and_then(Value::as_bool) == Some(true) {
             let m = text.to_ascii_lowercase();
             // A server that words its refusal of the ticket as a tool error still refused it.
