@@ -139,6 +139,15 @@ mod tests {
     }
 
     #[test]
+    fn a_run_where_nothing_was_tested_is_inconclusive_not_clean() {
+        let untested = Verdict::NotTested { why: "no tag".into() };
+        let results = vec![(&BATTERY[0], Verdict::Completed), (&BATTERY[2], untested)];
+        let summary = Summary::of(&results, |_| false);
+        assert_eq!(summary.headline(), "inconclusive: no attack could be tested on this server");
+        assert_eq!(summary.exit_code(&results, Grade::Must, |_| false), exit::INCONCLUSIVE);
+    }
+
+    #[test]
     fn findings_fail_at_their_grade_unless_the_baseline_knows_them() {
         let should = Verdict::Finding { grade: Grade::Should, spec: "", answered: "completed".into() };
         let results = vec![(&BATTERY[0], Verdict::Completed), (&BATTERY[13], should)];
