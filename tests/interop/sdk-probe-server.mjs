@@ -12,7 +12,7 @@
 // first. --ttl SECONDS sets the codec's lifetime (default 600). Prints "listening on URL".
 //
 //   node tests/interop/sdk-probe-server.mjs SETUP [--sse] [--ttl SECONDS]
-import { createServer } from "node:http";
+import { serveFetch } from "./serve-fetch.mjs";
 import { randomUUID } from "node:crypto";
 import {
   McpServer, OAuthError, ProtocolError, ProtocolErrorCode, acceptedContent, createMcpHandler, createRequestStateCodec,
@@ -104,22 +104,8 @@ const gate = requireBearerAuth({
 });
 const handler = createMcpHandler(factory, { responseMode: sse ? "sse" : "auto" });
 
-const http = createServer(async (req, res) => {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  const request = new Request(`http://${req.headers.host}${req.url}`, {
-    method: req.method,
-    headers: Object.entries(req.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]])),
-    body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
-  });
-  let response;
-  if (authenticated) {
-    const auth = await gate(request);
-    response = auth instanceof Response ? auth : await handler.fetch(request, { authInfo: auth });
-  } else {
-    response = await handler.fetch(request);
-  }
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(Buffer.from(await response.arrayBuffer()));
+serveFetch(async (request) => {
+  if (!authenticated) return handler.fetch(request);
+  const auth = await gate(request);
+  return auth instanceof Response ? auth : handler.fetch(request, { authInfo: auth });
 });
-http.listen(0, "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${http.address().port}/mcp`));

@@ -4,7 +4,7 @@
 // ours. Prints "listening on URL" and serves until killed.
 //
 //   node tests/interop/sdk-server.mjs [PORT]
-import { createServer } from "node:http";
+import { serveFetch } from "./serve-fetch.mjs";
 import {
   McpServer, acceptedContent, createMcpHandler, createRequestStateCodec, fromJsonSchema, inputRequired,
 } from "@modelcontextprotocol/server";
@@ -38,18 +38,4 @@ function factory() {
 }
 
 const handler = createMcpHandler(factory);
-const http = createServer(async (req, res) => {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  const request = new Request(`http://${req.headers.host}${req.url}`, {
-    method: req.method,
-    headers: Object.entries(req.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]])),
-    body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
-  });
-  const response = await handler.fetch(request);
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(Buffer.from(await response.arrayBuffer()));
-});
-http.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
-  console.log(`listening on http://127.0.0.1:${http.address().port}/mcp`);
-});
+serveFetch((request) => handler.fetch(request), Number(process.argv[2] ?? 0));

@@ -24,6 +24,9 @@ pub const MAX_ROUNDS: usize = 10;
 /// lives longer has no short expiry to test.
 pub const MAX_WAIT_MS: u64 = 10 * 60 * 1000;
 
+/// Why a tag attack is not tested on a ticket without a tag.
+const NO_TAG: &str = "no tag apart from its body";
+
 /// The bearer token no server issued, sent to see whether the server authenticates at all.
 pub const MADE_UP_TOKEN: &str = "mrtr-probe-made-up-token-0000000000";
 
@@ -502,6 +505,7 @@ impl Run {
             };
             Verdict::NotTested { why }
         };
+        let edit = |edited: Option<String>, missing: &str| edited.map(Value::String).ok_or_else(|| unfit(missing));
         let bearer = self.first.bearer.clone();
         let with = |state: Option<Value>, answers: &Map<String, Value>, client: &mut Client| {
             let mut message = client.retry(&self.first.message, answers.clone(), None);
@@ -519,41 +523,36 @@ impl Run {
         };
         let lines: Vec<Send> = match by {
             Move::Honest => Vec::new(),
+            // The edits of the ticket: each in the ticket's own shape, or not tested with why.
             Move::TamperByte => {
-                let Some(changed) = ticket.with_body_byte_changed() else { return Err(unfit("no byte to change")) };
-                vec![with(Some(changed.into()), &answers, &mut client)]
+                vec![with(Some(edit(ticket.with_body_byte_changed(), "no byte to change")?), &answers, &mut client)]
             }
-            Move::TamperTag => {
-                let Some(changed) = ticket.with_tag_byte_changed() else {
-                    return Err(unfit("no tag apart from its body"));
-                };
-                vec![with(Some(changed.into()), &answers, &mut client)]
+            Move::TamperTag => vec![with(Some(edit(ticket.with_tag_byte_changed(), NO_TAG)?), &answers, &mut client)],
+            Move::DropTag => vec![with(Some(edit(ticket.without_tag(), NO_TAG)?), &answers, &mut client)],
+            Move::EditPayload => {
+                let edited = edit(ticket.with_payload_edited(), "no payload readable without the key")?;
+                vec![with(Some(edited), &answers, &mut client)]
             }
-            Move::DropTag => {
-                let Some(cut) = ticket.without_tag() else { return Err(unfit("no tag apart from its body")) };
-                vec![with(Some(cut.into()), &answers, &mut client)]
+            Move::ResignOtherKey => {
+                vec![with(
+                    Some(edit(ticket.resigned(), "no readable payload and tag to forge")?),
+                    &answers,
+                    &mut client,
+                )]
             }
             Move::SpliceTag => {
                 let others: Vec<Ticket> = self.others.iter().map(|t| Ticket::read(t)).collect();
-                let Some(spliced) = others.iter().rev().find_map(|other| ticket.with_tag_of(other)) else {
-                    return Err(match ticket.tag {
-                        None => unfit("no tag apart from its body"),
-                        Some(_) => Verdict::NotTested {
+                let spliced = others.iter().rev().find_map(|other| ticket.with_tag_of(other));
+                let spliced = match (spliced, &ticket.tag) {
+                    (Some(spliced), _) => spliced,
+                    (None, None) => return Err(unfit(NO_TAG)),
+                    (None, Some(_)) => {
+                        return Err(Verdict::NotTested {
                             why: "every other flow got this very ticket: there is no other tag to splice".into(),
-                        },
-                    });
+                        })
+                    }
                 };
                 vec![with(Some(spliced.into()), &answers, &mut client)]
-            }
-            Move::EditPayload => {
-                let Some(edited) = ticket.with_payload_edited() else {
-                    return Err(unfit("no payload readable without the key"));
-                };
-                vec![with(Some(edited.into()), &answers, &mut client)]
-            }
-            Move::ResignOtherKey => {
-                let Some(forged) = ticket.resigned() else { return Err(unfit("no readable payload and tag to forge")) };
-                vec![with(Some(forged.into()), &answers, &mut client)]
             }
             Move::UnaskedTicket => {
                 // Claims the server never wrote, in its own shape where it reads, else this lab's.
@@ -573,8 +572,11 @@ impl Run {
             Move::Huge => vec![with(Some("A".repeat(1_000_000).into()), &answers, &mut client)],
             Move::Empty => vec![with(Some("".into()), &answers, &mut client)],
             Move::Reencode => {
-                let Some(tidied) = ticket.reencoded() else { return Err(unfit("no other spelling of the same bytes")) };
-                vec![with(Some(tidied.into()), &answers, &mut client)]
+                vec![with(
+                    Some(edit(ticket.reencoded(), "no other spelling of the same bytes")?),
+                    &answers,
+                    &mut client,
+                )]
             }
             Move::OtherPrincipal => {
                 let mut send = with(Some(own.clone().into()), &answers, &mut client);

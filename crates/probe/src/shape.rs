@@ -310,19 +310,12 @@ fn flip_middle(text: &str, range: &Range<usize>) -> Option<String> {
 /// gets a suffix, or else the first number grows; nothing found, a member is added. Works on
 /// any JSON, object or not.
 fn edit_value(value: &mut Value) {
-    fn first_string(value: &mut Value) -> Option<&mut Value> {
+    /// The first leaf, depth first, that `is` says yes to.
+    fn first(value: &mut Value, is: fn(&Value) -> bool) -> Option<&mut Value> {
         match value {
-            Value::String(_) => Some(value),
-            Value::Array(items) => items.iter_mut().find_map(first_string),
-            Value::Object(members) => members.values_mut().find_map(first_string),
-            _ => None,
-        }
-    }
-    fn first_number(value: &mut Value) -> Option<&mut Value> {
-        match value {
-            Value::Number(_) => Some(value),
-            Value::Array(items) => items.iter_mut().find_map(first_number),
-            Value::Object(members) => members.values_mut().find_map(first_number),
+            Value::Array(items) => items.iter_mut().find_map(|v| first(v, is)),
+            Value::Object(members) => members.values_mut().find_map(|v| first(v, is)),
+            leaf if is(leaf) => Some(leaf),
             _ => None,
         }
     }
@@ -336,9 +329,9 @@ fn edit_value(value: &mut Value) {
         Some(inner) => inner,
         None => value,
     };
-    if let Some(Value::String(text)) = first_string(target) {
+    if let Some(Value::String(text)) = first(target, Value::is_string) {
         *text = if text == "staging" { "prod".to_owned() } else { format!("{text}-edited") };
-    } else if let Some(number) = first_number(target) {
+    } else if let Some(number) = first(target, Value::is_number) {
         *number = (number.as_f64().unwrap_or(0.0) + 1.0).into();
     } else if let Value::Object(members) = target {
         members.insert("approved".into(), true.into());
