@@ -34,6 +34,11 @@ pub struct ServeArgs {
     /// How long a ticket lives: 120s, 2m, 500ms.
     #[arg(long, default_value = "120s", value_parser = duration_ms)]
     ttl: u64,
+    /// How far the replicas' clocks may disagree: a used ticket is remembered this much past
+    /// its expiry, and after a record restarts empty, tickets issued up to this much after it
+    /// are refused too.
+    #[arg(long, default_value = "1s", value_parser = duration_ms)]
+    clock_skew: u64,
     /// The ticket key, at least 32 bytes (every replica reads the same file). Without it, a
     /// fresh random key, never printed: tickets do not outlive the process.
     #[arg(long, value_name = "PATH")]
@@ -126,7 +131,12 @@ pub fn service(args: &ServeArgs) -> Result<Service, String> {
     } else {
         args.tokens.iter().cloned().collect()
     };
-    Ok(Service::new(server, tokens, Record::open(&args.record)?, args.replica.clone()))
+    Ok(Service::new(
+        server,
+        tokens,
+        Record::open(&args.record, crate::service::now_ms(), args.clock_skew)?,
+        args.replica.clone(),
+    ))
 }
 
 /// Serves until stdin closes (stdio) or the process is stopped (HTTP).

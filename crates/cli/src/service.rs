@@ -80,18 +80,18 @@ impl Service {
 
     /// Answers one line for `principal`. Never panics on any input: anything wrong is a
     /// JSON-RPC error in the response. Only the record is shared between requests (the memory
-    /// record's lock is held while this one is answered; the Redis record takes none).
+    /// record is locked only around each check-and-insert; the Redis record takes no lock).
     pub fn answer(&self, incoming: &Incoming<'_>, principal: &str) -> Exchange {
         let at_ms = now_ms();
         let mut effects = Ledger::default();
         // The server keeps work in the ticket (StateMode::InTicket): this store stays empty.
         let mut store = StateStore::default();
-        let mut lease = self.record.lease();
+        let mut record = self.record.for_request();
         let mut ctx = Ctx {
             principal,
             now_ms: at_ms,
             replica: &self.replica,
-            record: lease.record(),
+            record: record.as_mut().map(|r| r as &mut dyn mrtr_ticket::ReplayRecord),
             ledger: &mut effects,
             nonces: &mut OsRandom,
             store: &mut store,

@@ -122,10 +122,59 @@ async fn two_replicas_share_one_record_in_redis() {
     let (status, refused) = post(&client, &a.url, &request(3, "tools/call", retry(&first)), Some("bob-token")).await;
     assert_eq!((status, refused["error"]["code"].clone()), (200, json!(-32603)), "{refused}");
     assert_eq!(refused["error"]["data"]["reason"], "replay_record_unavailable");
-    // Back up (empty, as a Redis that lost its memory): the ticket was not spent by the refusal.
+    // Back up, empty, as a Redis that lost its memory: a ticket issued before cannot be
+    // proven unused, so it is refused for good, and says to start again; a new flow completes.
     let port = redis.url.rsplit(':').next().and_then(|p| p.parse().ok()).expect("a port");
     let _redis = Redis::start_on(port).expect("Redis again");
-    let (_, done) = post(&client, &a.url, &request(4, "tools/call", retry(&first)), Some("bob-token")).await;
+    // The record stays shut for 500 ms after Redis failed: refused at once meanwhile.
+    let (_, shut) = post(&client, &a.url, &request(7, "tools/call", retry(&first)), Some("bob-token")).await;
+    assert_eq!(shut["error"]["data"]["reason"], "replay_record_unavailable", "{shut}");
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let (_, forgotten) = post(&client, &a.url, &request(4, "tools/call", retry(&first)), Some("bob-token")).await;
+    assert_eq!(forgotten["error"]["code"], -32602, "{forgotten}");
+    assert_eq!(forgotten["error"]["data"]["check"], "single-use");
+    let message = forgotten["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("issued before the record of used tickets began. Start the request again"), "{message}");
+    // A flow started after the record began again: the clock-skew margin (1 s) passed first.
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    let (_, fresh) = post(&client, &b.url, &request(5, "tools/call", deploy()), Some("bob-token")).await;
+    let (_, done) = post(&client, &a.url, &request(6, "tools/call", retry(&fresh)), Some("bob-token")).await;
     assert_eq!(done["result"]["content"][0]["text"], "deployed to staging", "{done}");
     let _ = std::fs::remove_file(&key);
+}
+
+/// The tickets used before Redis restarted empty are refused after it, every one; a claim
+/// sent again after its answer was lost recognises itself.
+#[test]
+fn single_use_survives_a_redis_that_restarts_empty() {
+    use mrtr::record::{Record, RecordSpec};
+    use mrtr_ticket::{Refused, ReplayRecord};
+    let Some(mut redis) = Redis::start() else { return };
+    let spec = RecordSpec::Redis(redis.url.clone());
+    let (start, skew, exp) = (1_000_000, 1_000, 10_000_000);
+    let record = Record::open(&spec, start, skew).expect("Redis answers");
+    let issued = start + 10;
+    for n in 0..200 {
+        let mut claim = record.for_request().expect("a record");
+        assert_eq!(claim.check_and_insert(&format!("n{n}"), issued, exp, issued + 5), Ok(()));
+        // Its answer lost, the same claim is sent again: it finds itself.
+        assert_eq!(claim.check_and_insert(&format!("n{n}"), issued, exp, issued + 6), Ok(()));
+        let mut replay = record.for_request().expect("a record");
+        assert_eq!(
+            replay.check_and_insert(&format!("n{n}"), issued, exp, issued + 7),
+            Err(Refused::AlreadyUsed(issued + 5))
+        );
+    }
+    let port = redis.url.rsplit(':').next().and_then(|p| p.parse().ok()).expect("a port");
+    redis.stop();
+    let _redis = Redis::start_on(port).expect("Redis again, empty");
+    std::thread::sleep(Duration::from_millis(600)); // the breaker, if a claim had failed
+    let later = issued + 60_000;
+    let replayed: Vec<Result<(), Refused>> = (0..200)
+        .map(|n| record.for_request().expect("a record").check_and_insert(&format!("n{n}"), issued, exp, later))
+        .collect();
+    assert!(replayed.iter().all(|r| *r == Err(Refused::Forgotten { since_ms: later + skew })), "{replayed:?}");
+    // A ticket issued after the record began again (and its skew) is claimed once.
+    let mut fresh = record.for_request().expect("a record");
+    assert_eq!(fresh.check_and_insert("new", later + skew, exp, later + skew + 1), Ok(()));
 }

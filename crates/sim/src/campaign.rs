@@ -92,13 +92,12 @@ pub struct Campaign {
     histogram: Histogram,
 }
 
-/// Shows where the campaign stands. The record is shown by its size: its nonces would say
-/// nothing, and printing them would bring a map's printer into the lab's wasm.
+/// Shows where the campaign stands. The record is not shown: its nonces would say nothing,
+/// and printing them would bring a map's printer into the lab's wasm.
 impl std::fmt::Debug for Campaign {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Campaign")
             .field("mode", &self.codec.mode())
-            .field("remembered", &self.record.len())
             .field("histogram", &self.histogram)
             .finish_non_exhaustive()
     }

@@ -60,6 +60,14 @@ pub enum Failure {
         /// When the first redemption happened, ms.
         first_used_at: u64,
     },
+    /// Genuine, but issued before the record of used tickets began (it restarted empty):
+    /// whether it was used cannot be proven, so it is refused for good.
+    Forgotten {
+        /// `iat` inside the ticket, ms.
+        issued: u64,
+        /// When the record began, ms.
+        since: u64,
+    },
     /// Genuine, but the record of used tickets could not be asked: refused, nothing done.
     RecordUnavailable {
         /// What went wrong with the record.
@@ -77,7 +85,9 @@ impl Failure {
             Failure::WrongPrincipal { .. } => Check::Principal,
             Failure::Expired { .. } => Check::Expiry,
             Failure::OtherRequest { .. } => Check::Request,
-            Failure::AlreadyUsed { .. } | Failure::RecordUnavailable { .. } => Check::SingleUse,
+            Failure::AlreadyUsed { .. } | Failure::Forgotten { .. } | Failure::RecordUnavailable { .. } => {
+                Check::SingleUse
+            }
         }
     }
 
@@ -91,6 +101,7 @@ impl Failure {
             Failure::Expired { .. } => "expired",
             Failure::OtherRequest { .. } => "belongs to a different request",
             Failure::AlreadyUsed { .. } => "already used",
+            Failure::Forgotten { .. } => "issued before the record of used tickets began",
             Failure::RecordUnavailable { .. } => "replay record unavailable",
         }
     }
@@ -119,6 +130,12 @@ impl Failure {
             Failure::AlreadyUsed { first_used_at } => {
                 format!("this ticket was already redeemed at {}", secs(*first_used_at))
             }
+            Failure::Forgotten { issued, since } => format!(
+                "issued at {}, before the record of used tickets began at {} (it restarted empty): whether it \
+                 was used cannot be proven",
+                secs(*issued),
+                secs(*since)
+            ),
             Failure::RecordUnavailable { why } => {
                 format!("the record of used tickets did not answer ({why}), so nothing was done")
             }

@@ -346,10 +346,13 @@ fn check_claims(
     pass(Check::Request);
     match record {
         Some(record) => {
-            match record.check_and_insert(&wire.nonce, wire.exp, expect.now_ms) {
+            match record.check_and_insert(&wire.nonce, wire.iat, wire.exp, expect.now_ms) {
                 Ok(()) => {}
                 Err(Refused::AlreadyUsed(first_used_at)) => return Err(Failure::AlreadyUsed { first_used_at }),
                 Err(Refused::Unavailable(why)) => return Err(Failure::RecordUnavailable { why }),
+                Err(Refused::Forgotten { since_ms }) => {
+                    return Err(Failure::Forgotten { issued: wire.iat, since: since_ms })
+                }
             }
             pass(Check::SingleUse);
         }

@@ -12,22 +12,23 @@ pub enum Refused {
     /// recorded, and the ticket is refused: a record that cannot say "first use" must not
     /// let the request through (it fails closed).
     Unavailable(String),
+    /// The ticket was issued before the record began remembering (at `since_ms`, a store that
+    /// restarted empty): it may have been used while nobody remembered, so it is refused for
+    /// good. A flow started again gets a ticket the record can vouch for.
+    Forgotten {
+        /// When the record began, ms (with any clock-skew margin added).
+        since_ms: u64,
+    },
 }
 
 /// Remembers which ticket nonces were already redeemed.
 pub trait ReplayRecord {
     /// Marks `nonce` used at `now_ms`, to be remembered until `exp_ms` (after that the
     /// expiry check refuses the ticket anyway), in one atomic step. If it was already used,
-    /// says when.
-    fn check_and_insert(&mut self, nonce: &str, exp_ms: u64, now_ms: u64) -> Result<(), Refused>;
-
-    /// How many nonces are remembered right now.
-    fn len(&self) -> usize;
-
-    /// True when nothing is remembered.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
+    /// says when. `iat_ms` is when the ticket was issued: a record that has not remembered
+    /// since before then (a store that restarted empty) cannot say "first use", and refuses
+    /// it as [`Refused::Forgotten`].
+    fn check_and_insert(&mut self, nonce: &str, iat_ms: u64, exp_ms: u64, now_ms: u64) -> Result<(), Refused>;
 }
 
 /// Remembers nothing: every replay inside the lifetime succeeds. For showing why a
@@ -36,12 +37,8 @@ pub trait ReplayRecord {
 pub struct NoRecord;
 
 impl ReplayRecord for NoRecord {
-    fn check_and_insert(&mut self, _: &str, _: u64, _: u64) -> Result<(), Refused> {
+    fn check_and_insert(&mut self, _: &str, _: u64, _: u64, _: u64) -> Result<(), Refused> {
         Ok(())
-    }
-
-    fn len(&self) -> usize {
-        0
     }
 }
 
@@ -62,6 +59,16 @@ impl UsedNonces {
         Self::default()
     }
 
+    /// How many nonces are remembered right now.
+    pub fn len(&self) -> usize {
+        self.first_used.len()
+    }
+
+    /// True when nothing is remembered.
+    pub fn is_empty(&self) -> bool {
+        self.first_used.is_empty()
+    }
+
     /// Forgets every nonce whose ticket expired at or before `now_ms`.
     pub fn prune(&mut self, now_ms: u64) {
         while let Some(Reverse((exp, _))) = self.by_expiry.peek() {
@@ -76,7 +83,9 @@ impl UsedNonces {
 }
 
 impl ReplayRecord for UsedNonces {
-    fn check_and_insert(&mut self, nonce: &str, exp_ms: u64, now_ms: u64) -> Result<(), Refused> {
+    /// Remembers from its creation on, and is made before any ticket it is asked about is
+    /// issued: `iat_ms` does not enter into it.
+    fn check_and_insert(&mut self, nonce: &str, _iat_ms: u64, exp_ms: u64, now_ms: u64) -> Result<(), Refused> {
         self.prune(now_ms);
         if let Some(&at) = self.first_used.get(nonce) {
             return Err(Refused::AlreadyUsed(at));
@@ -84,10 +93,6 @@ impl ReplayRecord for UsedNonces {
         self.first_used.insert(nonce.to_owned(), now_ms);
         self.by_expiry.push(Reverse((exp_ms, nonce.to_owned())));
         Ok(())
-    }
-
-    fn len(&self) -> usize {
-        self.first_used.len()
     }
 }
 
@@ -98,9 +103,9 @@ mod tests {
     #[test]
     fn second_use_reports_the_first() {
         let mut record = UsedNonces::new();
-        assert_eq!(record.check_and_insert("n1", 120_000, 8_000), Ok(()));
-        assert_eq!(record.check_and_insert("n1", 120_000, 40_000), Err(Refused::AlreadyUsed(8_000)));
-        assert_eq!(record.check_and_insert("n2", 120_000, 40_000), Ok(()));
+        assert_eq!(record.check_and_insert("n1", 0, 120_000, 8_000), Ok(()));
+        assert_eq!(record.check_and_insert("n1", 0, 120_000, 40_000), Err(Refused::AlreadyUsed(8_000)));
+        assert_eq!(record.check_and_insert("n2", 0, 120_000, 40_000), Ok(()));
     }
 
     #[test]
@@ -109,7 +114,7 @@ mod tests {
         for i in 0..10_000u64 {
             // Each ticket lives 120 s; one is redeemed every second.
             let now = i * 1_000;
-            assert_eq!(record.check_and_insert(&format!("n{i}"), now + 120_000, now), Ok(()));
+            assert_eq!(record.check_and_insert(&format!("n{i}"), 0, now + 120_000, now), Ok(()));
             assert!(record.len() <= 121, "{} entries at {now}", record.len());
         }
     }
@@ -117,8 +122,7 @@ mod tests {
     #[test]
     fn no_record_accepts_every_replay() {
         let mut record = NoRecord;
-        assert_eq!(record.check_and_insert("n", 1, 0), Ok(()));
-        assert_eq!(record.check_and_insert("n", 1, 0), Ok(()));
-        assert!(record.is_empty());
+        assert_eq!(record.check_and_insert("n", 0, 1, 0), Ok(()));
+        assert_eq!(record.check_and_insert("n", 0, 1, 0), Ok(()));
     }
 }

@@ -288,12 +288,8 @@ fn the_payload_check_reads_exactly_the_six_claims() {
 struct Down;
 
 impl mrtr_ticket::ReplayRecord for Down {
-    fn check_and_insert(&mut self, _: &str, _: u64, _: u64) -> Result<(), mrtr_ticket::Refused> {
+    fn check_and_insert(&mut self, _: &str, _: u64, _: u64, _: u64) -> Result<(), mrtr_ticket::Refused> {
         Err(mrtr_ticket::Refused::Unavailable("connection refused".into()))
-    }
-
-    fn len(&self) -> usize {
-        0
     }
 }
 
