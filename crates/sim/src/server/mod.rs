@@ -349,6 +349,16 @@ impl Server {
             Some(Value::Object(answers)) => answers,
             Some(_) => return fail("Invalid params: \"inputResponses\" must be an object".into()),
         };
+        // An unknown target is refused before its ticket is opened: a mistyped name must not
+        // spend the ticket in the record of used tickets.
+        let unknown = match method {
+            "tools/call" => self.config.tools.tool(target).is_none().then_some("tool"),
+            "prompts/get" => self.config.tools.prompt(target).is_none().then_some("prompt"),
+            _ => (!resources::exists(target)).then_some("resource"),
+        };
+        if let Some(kind) = unknown {
+            return fail(format!("Unknown {kind}: {target}"));
+        }
         let mut handled = Handled::default();
         let bare_answers_read =
             method == "tools/call" && self.config.tools.tool(target).is_some_and(|tool| tool.answers_without_ticket);
@@ -548,5 +558,48 @@ mod tests {
         let reply = answer("{");
         assert_eq!(reply["error"]["code"], PARSE_ERROR);
         assert!(reply.get("id").is_none());
+    }
+}
+
+/// A server that binds no request (the careless test server) is the one where a mistyped name
+/// would reach the record: the request check cannot refuse the ticket first.
+#[cfg(all(test, feature = "careless"))]
+mod unknown_targets {
+    use super::*;
+    use crate::client::Client;
+    use crate::cluster::LAB_KEY;
+    use crate::protocol::Capabilities;
+    use mrtr_ticket::{SplitMix64, UsedNonces};
+
+    #[test]
+    fn a_mistyped_name_does_not_spend_the_ticket() {
+        let config = ServerConfig { unbound: Some(Binding::Request), ..ServerConfig::default() };
+        let server = Server::new(Key::new(LAB_KEY).expect("32 bytes"), config);
+        let (mut ledger, mut nonces, mut store, mut used) =
+            (Ledger::default(), SplitMix64::new(1), StateStore::default(), UsedNonces::new());
+        let mut send = |message: &Value| {
+            let mut ctx = Ctx {
+                principal: "bob",
+                now_ms: 1_000,
+                replica: "A",
+                record: Some(&mut used),
+                ledger: &mut ledger,
+                nonces: &mut nonces,
+                store: &mut store,
+            };
+            server.handle(message, &mut ctx).response.expect("a response")
+        };
+        let mut client = Client::new("bob-token", Capabilities::ALL);
+        let first = client.request("tools/call", json!({"name": "deploy", "arguments": {"env": "staging"}}));
+        let asked = send(&first);
+        let ticket = asked["result"]["requestState"].as_str().expect("a ticket").to_owned();
+        let yes = json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
+        let answers = yes.as_object().cloned().unwrap_or_default();
+        let mut mistyped = client.retry(&first, answers.clone(), Some(&ticket));
+        mistyped["params"]["name"] = "deplyo".into();
+        let refused = send(&mistyped);
+        assert_eq!(refused["error"]["message"], "Unknown tool: deplyo");
+        let done = send(&client.retry(&first, answers, Some(&ticket)));
+        assert_eq!(done["result"]["content"][0]["text"], "deployed to staging", "{done}");
     }
 }

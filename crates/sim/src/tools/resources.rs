@@ -13,9 +13,14 @@ pub fn list() -> Value {
     json!([{"uri": SALARIES, "name": "salaries", "title": "Salaries report", "mimeType": "text/plain"}])
 }
 
+/// True for a URI this server has.
+pub fn exists(uri: &str) -> bool {
+    uri == SALARIES
+}
+
 /// Reads a resource; `None` for an unknown URI.
 pub fn read(uri: &str, round: &mut Round<'_>) -> Option<Step> {
-    if uri != SALARIES {
+    if !exists(uri) {
         return None;
     }
     let ask = Ask::confirm("This report lists everyone's salary. Open it?", "open");
