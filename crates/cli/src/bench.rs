@@ -94,7 +94,7 @@ async fn instant_server() -> Result<String, String> {
             axum::Json(json!({"jsonrpc": "2.0", "id": message["id"], "result": result}))
         }),
     );
-    tokio::spawn(crate::http::serve_on(listener, app));
+    tokio::spawn(crate::http::serve_on(listener, app, std::future::pending()));
     Ok(url)
 }
 

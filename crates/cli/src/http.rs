@@ -10,8 +10,14 @@
 //! - `Authorization: Bearer <token>` names the principal (an unknown token gets 401).
 //!
 //! A notification gets 202 with no body; an unknown method 404 with -32601; an unsupported
-//! version, a missing capability or a malformed request 400; every other answer 200. A
-//! client that sends its headers too slowly is cut off.
+//! version, a missing capability or a malformed request 400; every other answer 200.
+//!
+//! Bounded work: a client that sends its headers or its body too slowly is cut off, idle
+//! connections close, at most [`MAX_CONNECTIONS`] are open at once (the next waits to be
+//! accepted), and at most `max_in_flight` requests that carry a ticket (the only ones that may
+//! wait on the record of used tickets) are answered at once: one more gets 503 with
+//! `Retry-After`. A request without a ticket never waits on the record. On SIGTERM or SIGINT
+//! the server stops accepting, finishes the requests in flight (up to [`DRAIN`]), and returns.
 
 use crate::log;
 use crate::service::Service;
@@ -32,14 +38,20 @@ use std::time::Duration;
 use tower::ServiceExt as _;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
-use tower_http::timeout::TimeoutLayer;
+use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
 /// The largest body the endpoint reads.
 pub const MAX_BODY: usize = 1 << 20;
 /// How long a client may take to send its request's headers.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a client may take to send its request's body.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long one request may take in all.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// The most connections open at once.
+pub const MAX_CONNECTIONS: usize = 512;
+/// How long a stopping server waits for the requests in flight.
+pub const DRAIN: Duration = Duration::from_secs(10);
 
 /// How the endpoint is set up.
 #[derive(Debug, Clone)]
@@ -47,18 +59,20 @@ pub struct HttpOptions {
     /// Origins a browser page may call from, beside loopback ones (`http://localhost:*`,
     /// `http://127.0.0.1:*`, `http://[::1]:*`), which are always allowed.
     pub origins: Vec<String>,
-    /// Print nothing per request.
-    pub quiet: bool,
+    /// The most requests carrying a ticket answered at once.
+    pub max_in_flight: usize,
 }
 
 struct Endpoint {
     service: Arc<Service>,
     options: HttpOptions,
+    in_flight: Arc<tokio::sync::Semaphore>,
 }
 
 /// The router: `POST /mcp`, with the body limit, the request timeout and CORS.
 pub fn router(service: Arc<Service>, options: HttpOptions) -> Router {
-    let endpoint = Arc::new(Endpoint { service, options: options.clone() });
+    let in_flight = Arc::new(tokio::sync::Semaphore::new(options.max_in_flight.max(1)));
+    let endpoint = Arc::new(Endpoint { service, options: options.clone(), in_flight });
     let cors = CorsLayer::new()
         .allow_origin(AllowOrigin::predicate(move |origin, _| allowed(origin, &options.origins)))
         .allow_methods([Method::POST])
@@ -78,37 +92,64 @@ pub fn router(service: Arc<Service>, options: HttpOptions) -> Router {
         .with_state(endpoint)
         .layer(cors)
         .layer(RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
 }
 
-/// Serves `router` on `addr` until the process is stopped, cutting off a client that takes
-/// longer than [`HEADER_TIMEOUT`] to send its headers.
-pub async fn serve(addr: SocketAddr, router: Router) -> std::io::Result<()> {
+/// Serves `router` on `addr` until `stop` resolves, then drains (see [`serve_on`]).
+pub async fn serve(
+    addr: SocketAddr,
+    router: Router,
+    stop: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
-    serve_on(listener, router).await
+    serve_on(listener, router, stop).await
 }
 
-/// [`serve`] on a listener already bound (a test binds port 0 and reads the port).
-pub async fn serve_on(listener: tokio::net::TcpListener, router: Router) -> std::io::Result<()> {
+/// Serves `router` on a listener already bound (a test binds port 0 and reads the port) until
+/// `stop` resolves; then stops accepting and waits up to [`DRAIN`] for the requests in flight
+/// to be answered. A client that takes longer than [`HEADER_TIMEOUT`] to send its headers, or
+/// to send the next request on a kept-alive connection, is cut off.
+pub async fn serve_on(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    stop: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let connections = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    tokio::pin!(stop);
     loop {
-        let (socket, _) = match listener.accept().await {
-            Ok(accepted) => accepted,
-            // Out of file descriptors, say: wait a moment and keep serving.
-            Err(_) => {
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            }
+        let permit = tokio::select! {
+            permit = connections.clone().acquire_owned() => permit,
+            () = &mut stop => break,
+        };
+        let Ok(permit) = permit else { break };
+        let (socket, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                // Out of file descriptors, say: wait a moment and keep serving.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut stop => break,
         };
         let router = router.clone();
+        let service = hyper::service::service_fn(move |request| router.clone().oneshot(request));
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(HEADER_TIMEOUT)
+            .serve_connection(TokioIo::new(socket), service);
+        let connection = graceful.watch(connection);
         tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |request| router.clone().oneshot(request));
-            let _ = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(HEADER_TIMEOUT)
-                .serve_connection(TokioIo::new(socket), service)
-                .await;
+            let _ = connection.await;
+            drop(permit);
         });
     }
+    drop(listener);
+    let _ = tokio::time::timeout(DRAIN, graceful.shutdown()).await;
+    Ok(())
 }
 
 /// A loopback origin, or one of `extra`.
@@ -245,23 +286,41 @@ async fn mcp(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: By
             "Unauthorized: this server does not know that bearer token",
         );
     };
-    let (service, quiet, line) = (endpoint.service.clone(), endpoint.options.quiet, line.to_owned());
-    let answered = tokio::task::spawn_blocking(move || {
-        let incoming = Incoming { line: &line, message: Some(Ok(message)) };
-        let exchange = service.answer(&incoming, &principal);
-        if !quiet {
-            log::exchange(&mut std::io::stderr().lock(), service.replica(), &line, &exchange);
+    let carries_ticket = message.pointer("/params/requestState").is_some();
+    let answer = {
+        let service = endpoint.service.clone();
+        let line = line.to_owned();
+        move || {
+            let incoming = Incoming { line: &line, message: Some(Ok(message)) };
+            let exchange = service.answer(&incoming, &principal);
+            log::exchange(service.replica(), &line, &exchange);
+            exchange
         }
-        exchange
-    })
-    .await;
-    match answered {
-        Ok(exchange) => match exchange.handled.response {
-            Some(response) => json_response(status_of(&response), response.to_string()),
-            // A notification, or a response a client should not send: accepted, no body.
-            None => StatusCode::ACCEPTED.into_response(),
-        },
-        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, id, jsonrpc::INTERNAL_ERROR, "Internal error"),
+    };
+    // Only a ticket may wait on the record (Redis): those requests go to the blocking pool,
+    // a bounded number at a time; everything else is answered here, at once.
+    let exchange = if carries_ticket {
+        let Ok(_permit) = endpoint.in_flight.clone().try_acquire_owned() else {
+            let mut busy = refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                id,
+                jsonrpc::INTERNAL_ERROR,
+                "Service unavailable: too many requests in flight. Retry shortly with the same ticket.",
+            );
+            busy.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            return busy;
+        };
+        match tokio::task::spawn_blocking(answer).await {
+            Ok(exchange) => exchange,
+            Err(_) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, id, jsonrpc::INTERNAL_ERROR, "Internal error"),
+        }
+    } else {
+        answer()
+    };
+    match exchange.handled.response {
+        Some(response) => json_response(status_of(&response), response.to_string()),
+        // A notification, or a response a client should not send: accepted, no body.
+        None => StatusCode::ACCEPTED.into_response(),
     }
 }
 

@@ -8,6 +8,7 @@
 //! ```
 
 use crate::http::{self, HttpOptions};
+use crate::log::LogFormat;
 use crate::record::{Record, RecordSpec};
 use crate::service::Service;
 use clap::Args;
@@ -62,6 +63,12 @@ pub struct ServeArgs {
     /// Print nothing per request.
     #[arg(long)]
     quiet: bool,
+    /// The log's format: text (for people) or json (one object a line).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    log: LogFormat,
+    /// The most requests carrying a ticket answered at once (HTTP); one more gets 503.
+    #[arg(long, default_value_t = 256)]
+    max_in_flight: usize,
     /// For testing probes only: leave this binding out of the tickets (principal, expiry or
     /// request) and keep every other check.
     #[arg(long, value_name = "BINDING", hide = true)]
@@ -139,22 +146,44 @@ pub fn service(args: &ServeArgs) -> Result<Service, String> {
     ))
 }
 
-/// Serves until stdin closes (stdio) or the process is stopped (HTTP).
+/// Resolves on SIGTERM or SIGINT.
+async fn stop_signal() {
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminate => {}
+    }
+}
+
+/// Serves until stdin closes (stdio), or SIGTERM or SIGINT (both): a graceful stop, the
+/// requests in flight answered first and the log flushed.
 pub async fn run(args: ServeArgs) -> Result<(), String> {
     let service = Arc::new(service(&args)?);
     if let Some(binding) = args.unsafe_drop_binding {
         eprintln!("mrtr serve: UNSAFE, for testing probes only: the tickets do not bind the {binding}");
     }
-    match args.http {
-        None => crate::stdio::serve(service, args.principal.clone(), args.quiet).await.map_err(|e| e.to_string()),
+    let log = if args.quiet { None } else { crate::log::start(args.log) };
+    let served = match args.http {
+        None => crate::stdio::serve(service, args.principal.clone(), stop_signal()).await.map_err(|e| e.to_string()),
         Some(addr) => {
-            let router = http::router(service, HttpOptions { origins: args.origins.clone(), quiet: args.quiet });
+            let options = HttpOptions { origins: args.origins.clone(), max_in_flight: args.max_in_flight };
+            let router = http::router(service, options);
             let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("--http {addr}: {e}"))?;
             let bound = listener.local_addr().map_err(|e| e.to_string())?;
             eprintln!("mrtr serve: replica {} on http://{bound}/mcp", args.replica);
-            http::serve_on(listener, router).await.map_err(|e| e.to_string())
+            http::serve_on(listener, router, stop_signal()).await.map_err(|e| e.to_string())
         }
-    }
+    };
+    // Dropping the guard flushes what the log still holds.
+    drop(log);
+    served
 }
 
 #[cfg(test)]

@@ -6,19 +6,20 @@
 //! with `SET NX PX <ms left + skew>`. Of any number of concurrent redemptions exactly one sets
 //! it; a claim sent again after its answer was lost finds its own id there and succeeds.
 //!
-//! Redis that does not answer refuses the ticket. After a failure the record stays shut for a
-//! moment (a breaker): requests are refused at once instead of each waiting on a connection,
-//! and the first request after the moment tries again.
+//! Redis that does not answer refuses the ticket. After a failure the record is shut (a
+//! breaker): requests are refused at once instead of each waiting on a connection, while one
+//! thread pings Redis in the background and opens the record again once it answers.
 
 use mrtr_ticket::Refused;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// How long a Redis command may take before the record counts as unavailable.
 const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// How long the record stays shut after Redis failed to answer.
-const SHUT_FOR: Duration = Duration::from_millis(500);
+/// How often the background thread pings a Redis that failed.
+const PROBE_EVERY: Duration = Duration::from_millis(200);
 
 /// The most idle connections kept open.
 const MAX_IDLE: usize = 16;
@@ -48,8 +49,8 @@ pub struct RedisRecord {
     client: redis::Client,
     idle: Mutex<Vec<redis::Connection>>,
     skew_ms: u64,
-    /// When Redis last failed to answer, while the record is shut.
-    shut_since: Mutex<Option<Instant>>,
+    /// True from a failure until the background thread's ping is answered.
+    shut: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for RedisRecord {
@@ -72,7 +73,8 @@ impl RedisRecord {
     pub fn open(url: &str, now_ms: u64, skew_ms: u64) -> Result<RedisRecord, String> {
         let said = |e: String| format!("--record {url}: {e}");
         let client = redis::Client::open(url).map_err(|e| said(e.to_string()))?;
-        let record = RedisRecord { client, idle: Mutex::new(Vec::new()), skew_ms, shut_since: Mutex::new(None) };
+        let shut = Arc::new(AtomicBool::new(false));
+        let record = RedisRecord { client: client.clone(), idle: Mutex::new(Vec::new()), skew_ms, shut: shut.clone() };
         let mut connection = record.connection().map_err(said)?;
         let pong: String = redis::cmd("PING").query(&mut connection).map_err(|e| said(e.to_string()))?;
         if pong != "PONG" {
@@ -86,6 +88,10 @@ impl RedisRecord {
             .query(&mut connection)
             .map_err(|e| said(e.to_string()))?;
         lock(&record.idle).push(connection);
+        std::thread::Builder::new()
+            .name("redis-probe".into())
+            .spawn(move || probe(&client, &shut))
+            .map_err(|e| said(e.to_string()))?;
         Ok(record)
     }
 
@@ -102,10 +108,8 @@ impl RedisRecord {
     /// Claims `nonce` for the request whose claim id is `claim`: the first use, this very
     /// claim again (its answer was lost), a use before, or a ticket older than the record.
     pub(super) fn claim(&self, nonce: &str, claim: &str, iat_ms: u64, exp_ms: u64, now_ms: u64) -> Result<(), Refused> {
-        if let Some(since) = *lock(&self.shut_since) {
-            if since.elapsed() < SHUT_FOR {
-                return Err(Refused::Unavailable("Redis did not answer a moment ago: try again shortly".into()));
-            }
+        if self.shut.load(Ordering::Acquire) {
+            return Err(Refused::Unavailable("Redis did not answer: try again shortly".into()));
         }
         // A connection that fails (Redis restarted since it was opened) is dropped with the
         // other idle ones, and the claim is sent once more on a new one: the same claim id,
@@ -114,7 +118,10 @@ impl RedisRecord {
             lock(&self.idle).clear();
             self.claim_once(nonce, claim, iat_ms, exp_ms, now_ms)
         });
-        *lock(&self.shut_since) = outcome.is_err().then(Instant::now);
+        if outcome.is_err() {
+            lock(&self.idle).clear();
+            self.shut.store(true, Ordering::Release);
+        }
         outcome.map_err(|why| Refused::Unavailable(format!("Redis: {why}")))?
     }
 
@@ -156,5 +163,23 @@ impl RedisRecord {
                 None => Err(Refused::AlreadyUsed(now_ms)),
             },
         })
+    }
+}
+
+/// While the record is shut, pings Redis every [`PROBE_EVERY`] on a fresh connection, and
+/// opens the record when it answers.
+fn probe(client: &redis::Client, shut: &AtomicBool) {
+    loop {
+        std::thread::sleep(PROBE_EVERY);
+        if !shut.load(Ordering::Acquire) {
+            continue;
+        }
+        let answered = client.get_connection_with_timeout(REDIS_TIMEOUT).is_ok_and(|mut connection| {
+            let _ = connection.set_read_timeout(Some(REDIS_TIMEOUT));
+            redis::cmd("PING").query::<String>(&mut connection).is_ok_and(|pong| pong == "PONG")
+        });
+        if answered {
+            shut.store(false, Ordering::Release);
+        }
     }
 }
