@@ -56,7 +56,7 @@ scenario() {
   fi
 }
 
-start_server "$OUT/server-safe.log" "$MRTR" serve --http 127.0.0.1:0 --tools conformance --quiet || exit 1
+start_server "$OUT/server-safe.log" "$MRTR" serve --http 127.0.0.1:0 --tools conformance --allow-anonymous --quiet || exit 1
 for s in basic-elicitation basic-sampling basic-list-roots request-state multiple-input-requests multi-round \
   missing-input-response non-tool-request result-type unsupported-methods tampered-state \
   capability-check ignore-extra-params validate-input; do
@@ -65,7 +65,7 @@ done
 stop_servers
 
 # The negative control: a server that signs nothing lets the tampered state through.
-start_server "$OUT/server-careless.log" "$MRTR" serve --http 127.0.0.1:0 --tools conformance --quiet --signing off ||
+start_server "$OUT/server-careless.log" "$MRTR" serve --http 127.0.0.1:0 --tools conformance --allow-anonymous --quiet --signing off ||
   exit 1
 scenario fail server input-required-result-tampered-state --url "$URL"
 stop_servers

@@ -7,7 +7,11 @@
 //! - `Content-Type` must be `application/json` (415); a body over 1 MiB gets 413;
 //! - `MCP-Protocol-Version`, `Mcp-Method` and, for `tools/call`, `prompts/get` and
 //!   `resources/read`, `Mcp-Name` must be there and match the body (400, `HeaderMismatch`);
-//! - `Authorization: Bearer <token>` names the principal (an unknown token gets 401).
+//! - `Host` must name this server: a loopback name, or one given with `--allow-host` (403:
+//!   a page on another site cannot reach it by DNS rebinding);
+//! - each MCP header comes once (400);
+//! - `Authorization: Bearer <token>` names the principal (an unknown token, or none unless
+//!   anonymous requests are allowed, gets 401 with `WWW-Authenticate: Bearer`).
 //!
 //! A notification gets 202 with no body; an unknown method 404 with -32601; an unsupported
 //! version, a missing capability or a malformed request 400; every other answer 200.
@@ -59,6 +63,10 @@ pub struct HttpOptions {
     /// Origins a browser page may call from, beside loopback ones (`http://localhost:*`,
     /// `http://127.0.0.1:*`, `http://[::1]:*`), which are always allowed.
     pub origins: Vec<String>,
+    /// Hosts the endpoint answers to, beside `localhost`, `127.0.0.1` and `[::1]`.
+    pub hosts: Vec<String>,
+    /// Serve requests without a bearer token (as `anonymous`) instead of answering 401.
+    pub allow_anonymous: bool,
     /// The most requests carrying a ticket answered at once.
     pub max_in_flight: usize,
 }
@@ -152,6 +160,23 @@ pub async fn serve_on(
     Ok(())
 }
 
+/// The host part of a `Host` header: `127.0.0.1:3077` → `127.0.0.1`, `[::1]:80` → `[::1]`.
+fn host_name(host: &str) -> &str {
+    match host.rsplit_once(':') {
+        Some((name, port)) if !name.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) && !name.ends_with(':') => {
+            name
+        }
+        _ => host,
+    }
+}
+
+/// A loopback host, or one of `extra` (compared without case).
+fn host_allowed(host: &str, extra: &[String]) -> bool {
+    let name = host_name(host);
+    matches!(name, "localhost" | "127.0.0.1" | "[::1]")
+        || extra.iter().any(|allowed| allowed.eq_ignore_ascii_case(name))
+}
+
 /// A loopback origin, or one of `extra`.
 fn allowed(origin: &HeaderValue, extra: &[String]) -> bool {
     let Ok(origin) = origin.to_str() else { return false };
@@ -201,6 +226,11 @@ fn header_text(headers: &HeaderMap, name: &str) -> Result<Option<String>, String
 
 /// Checks the request metadata headers against the body (Server Validation).
 fn check_headers(headers: &HeaderMap, message: &Value) -> Result<(), String> {
+    for name in ["mcp-protocol-version", "mcp-method", "mcp-name"] {
+        if headers.get_all(name).iter().count() > 1 {
+            return Err(format!("the {name} header appears more than once"));
+        }
+    }
     let version = header_text(headers, "mcp-protocol-version")?.ok_or("the MCP-Protocol-Version header is missing")?;
     let body_version = message.pointer("/params/_meta").and_then(|m| m.get(META_VERSION)).and_then(Value::as_str);
     if body_version != Some(version.as_str()) {
@@ -231,6 +261,17 @@ fn check_headers(headers: &HeaderMap, message: &Value) -> Result<(), String> {
 }
 
 async fn mcp(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: Bytes) -> Response {
+    match headers.get(header::HOST).map(HeaderValue::to_str) {
+        Some(Ok(host)) if host_allowed(host, &endpoint.options.hosts) => {}
+        Some(Ok(host)) => {
+            let message = format!(
+                "Forbidden: this server does not answer to the Host {host} (start it with --allow-host {})",
+                host_name(host)
+            );
+            return refuse(StatusCode::FORBIDDEN, Value::Null, INVALID_REQUEST, &message);
+        }
+        _ => return refuse(StatusCode::BAD_REQUEST, Value::Null, INVALID_REQUEST, "Bad request: no Host header"),
+    }
     if let Some(origin) = headers.get(header::ORIGIN) {
         if !allowed(origin, &endpoint.options.origins) {
             let shown = origin.to_str().unwrap_or("(not text)");
@@ -269,6 +310,16 @@ async fn mcp(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: By
     }
     let bearer = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).map(|v| v.trim());
     let bearer = match bearer {
+        None if !endpoint.options.allow_anonymous => {
+            let mut unauthorized = refuse(
+                StatusCode::UNAUTHORIZED,
+                id,
+                INVALID_REQUEST,
+                "Unauthorized: send a bearer token (Authorization: Bearer <token>)",
+            );
+            unauthorized.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            return unauthorized;
+        }
         None => None,
         Some(value) => match value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer ")) {
             Some(token) => Some(token.trim().to_owned()),
@@ -342,6 +393,21 @@ mod tests {
             ("null", false),
         ] {
             assert_eq!(allowed(&HeaderValue::from_static(origin), &extra), ok, "{origin}");
+        }
+    }
+
+    #[test]
+    fn loopback_hosts_and_the_listed_ones_are_answered() {
+        let extra = vec!["mcp.example".to_owned()];
+        for (host, ok) in [
+            ("127.0.0.1:3077", true),
+            ("localhost", true),
+            ("[::1]:9", true),
+            ("MCP.example:443", true),
+            ("evil.example", false),
+            ("127.0.0.1.evil.example:80", false),
+        ] {
+            assert_eq!(host_allowed(host, &extra), ok, "{host}");
         }
     }
 

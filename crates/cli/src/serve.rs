@@ -60,6 +60,14 @@ pub struct ServeArgs {
     /// A browser origin allowed to call the HTTP endpoint, beside loopback ones (repeat it).
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     origins: Vec<String>,
+    /// A Host the HTTP endpoint answers to, beside localhost, 127.0.0.1 and [::1] (repeat it):
+    /// the name clients reach it by on a network. Any other Host gets 403 (DNS rebinding).
+    #[arg(long = "allow-host", value_name = "HOST")]
+    hosts: Vec<String>,
+    /// Serve HTTP requests that come without a bearer token, as the principal "anonymous"
+    /// (without it they get 401).
+    #[arg(long)]
+    allow_anonymous: bool,
     /// Print nothing per request.
     #[arg(long)]
     quiet: bool,
@@ -173,7 +181,18 @@ pub async fn run(args: ServeArgs) -> Result<(), String> {
     let served = match args.http {
         None => crate::stdio::serve(service, args.principal.clone(), stop_signal()).await.map_err(|e| e.to_string()),
         Some(addr) => {
-            let options = HttpOptions { origins: args.origins.clone(), max_in_flight: args.max_in_flight };
+            if !addr.ip().is_loopback() && args.tokens.is_empty() {
+                return Err(format!(
+                    "--http {addr} is reachable from other machines, and the demo tokens (bob-token, alice-token) \
+                     would let anyone in: give the tokens with --token TOKEN=PRINCIPAL"
+                ));
+            }
+            let options = HttpOptions {
+                origins: args.origins.clone(),
+                hosts: args.hosts.clone(),
+                allow_anonymous: args.allow_anonymous,
+                max_in_flight: args.max_in_flight,
+            };
             let router = http::router(service, options);
             let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("--http {addr}: {e}"))?;
             let bound = listener.local_addr().map_err(|e| e.to_string())?;

@@ -71,15 +71,38 @@ async fn malformed_requests_get_the_transports_pages_answers() {
     let (status, _) = raw(&client, url, &[JSON, ("origin", "https://evil.example")], body(&list)).await;
     assert_eq!(status, 403, "another site's page");
 
-    let (status, error) = post(&client, url, &request(3, "tools/destroy", json!({})), None).await;
+    let bob = Some("bob-token");
+    let (status, error) = post(&client, url, &request(3, "tools/destroy", json!({})), bob).await;
     assert_eq!((status, error["error"]["code"].clone()), (404, json!(-32601)), "an unknown method");
     let (status, error) =
-        post(&client, url, &request(4, "initialize", json!({"protocolVersion": "2025-11-25"})), None).await;
+        post(&client, url, &request(4, "initialize", json!({"protocolVersion": "2025-11-25"})), bob).await;
     assert_eq!((status, error["error"]["data"]["supported"].clone()), (404, json!(["2026-07-28"])));
     let (status, _) = post(&client, url, &request(5, "tools/list", json!({})), Some("mallory-token")).await;
     assert_eq!(status, 401, "a token nobody was given");
+    let nobody = client
+        .post(url)
+        .header("content-type", "application/json")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/list")
+        .body(list.to_string())
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(nobody.status().as_u16(), 401, "no token at all");
+    assert_eq!(nobody.headers().get("www-authenticate").and_then(|v| v.to_str().ok()), Some("Bearer"));
+    let twice = [
+        JSON,
+        VERSION,
+        ("mcp-method", "tools/list"),
+        ("mcp-method", "tools/list"),
+        ("authorization", "Bearer bob-token"),
+    ];
+    let (status, error) = raw(&client, url, &twice, body(&list)).await;
+    assert_eq!((status, error["error"]["code"].clone()), (400, json!(-32020)), "a header given twice");
+    assert_eq!(foreign_host(url), 403, "a Host that is not this server's (DNS rebinding)");
     let notification = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {}});
-    let (status, body) = raw(&client, url, &[JSON], notification.to_string().into_bytes()).await;
+    let with_bob = [JSON, ("authorization", "Bearer bob-token")];
+    let (status, body) = raw(&client, url, &with_bob, notification.to_string().into_bytes()).await;
     assert_eq!((status, body), (202, Value::Null), "a notification");
     let get = client.get(url).send().await.expect("an answer");
     assert_eq!(get.status().as_u16(), 405, "no GET stream");
@@ -106,9 +129,39 @@ async fn a_full_round_trip_over_http_with_bobs_token() {
     assert_eq!(done["result"]["content"][0]["text"], "deployed to staging");
     let (_, again) = post(&client, url, &request(4, "tools/call", retry), Some("bob-token")).await;
     assert_eq!(again["error"]["data"]["check"], "single-use", "the record in memory by default");
-    let (status, invalid) =
-        post(&client, url, &request(5, "tools/call", json!({"name": "deploy", "arguments": {"env": 7}})), None).await;
+    let (status, invalid) = post(
+        &client,
+        url,
+        &request(5, "tools/call", json!({"name": "deploy", "arguments": {"env": 7}})),
+        Some("bob-token"),
+    )
+    .await;
     assert_eq!((status, invalid["result"]["isError"].clone()), (200, json!(true)), "a tool error a model can read");
+}
+
+#[tokio::test]
+async fn anonymous_requests_are_served_only_when_allowed() {
+    let served = Served::start(&["--allow-anonymous"]);
+    let (status, listed) = post(&client(), &served.url, &request(1, "tools/list", json!({})), None).await;
+    assert_eq!(status, 200, "{listed}");
+}
+
+/// The status a request gets whose `Host` names another site (a page that rebound its DNS
+/// name to this machine).
+fn foreign_host(url: &str) -> u16 {
+    let address = url.trim_start_matches("http://").trim_end_matches("/mcp");
+    let mut socket = std::net::TcpStream::connect(address).expect("connects");
+    socket.set_read_timeout(Some(Duration::from_secs(20))).expect("a read timeout");
+    let body = request(1, "tools/list", json!({})).to_string();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\n\
+         Mcp-Method: tools/list\r\nAuthorization: Bearer bob-token\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    socket.write_all(head.as_bytes()).expect("the request");
+    let mut answer = String::new();
+    let _ = socket.read_to_string(&mut answer);
+    answer.get(9..12).and_then(|code| code.parse().ok()).unwrap_or(0)
 }
 
 #[test]
@@ -147,9 +200,10 @@ async fn the_fuzz_corpus_and_random_bytes_as_bodies_are_all_answered() {
         bodies.push(body);
     }
     for body in bodies {
-        let (status, _) = raw(&client, url, &[JSON, VERSION, ("mcp-method", "tools/list")], body).await;
+        let headers = [JSON, VERSION, ("mcp-method", "tools/list"), ("authorization", "Bearer bob-token")];
+        let (status, _) = raw(&client, url, &headers, body).await;
         assert!((200..500).contains(&status), "an answer, not a failure: {status}");
     }
-    let (status, _) = post(&client, url, &request(9, "tools/list", json!({})), None).await;
+    let (status, _) = post(&client, url, &request(9, "tools/list", json!({})), Some("bob-token")).await;
     assert_eq!(status, 200, "still serving");
 }

@@ -224,7 +224,10 @@ fn a_stdio_server_is_probed_through_the_process_it_starts() {
 #[test]
 fn without_a_call_nothing_is_called_and_the_tools_are_listed() {
     let served = Served::start(&[]);
-    let (code, stdout, stderr) = mrtr_probe(&[&served.url]);
+    let (code, _, stderr) = mrtr_probe(&[&served.url]);
+    assert_eq!(code, 3);
+    assert!(stderr.contains("the server refused tools/list: HTTP 401 (not authenticated)"), "{stderr}");
+    let (code, stdout, stderr) = mrtr_probe(&[&served.url, "--token", "bob-token"]);
     assert_eq!(code, 3, "{stdout}{stderr}");
     assert!(stderr.contains("none was called") && stderr.contains("tools/call deploy") && stderr.contains("--call"));
     // --call-any finds the first tool that asks.
@@ -245,7 +248,7 @@ fn usage_errors_and_unreachable_servers_exit_3_and_a_broken_flow_exits_2() {
     let (code, ..) = mrtr_probe(&["http://127.0.0.1:9/mcp", "--race", "1"]);
     assert_eq!(code, 3, "a bad value");
     let served = Served::start(&[]);
-    let (code, stdout, _) = mrtr_probe(&[&served.url, "--call", "tools/call no_such_tool {}"]);
+    let (code, stdout, _) = mrtr_probe(&[&served.url, "--token", "bob-token", "--call", "tools/call no_such_tool {}"]);
     assert_eq!(code, 2, "{stdout}");
     assert!(stdout.contains("summary: inconclusive: the honest flow did not complete"), "{stdout}");
 }

@@ -14,8 +14,14 @@ pub async fn list(transport: &mut Transport, token: Option<&str>) -> Result<List
     let mut replies = Vec::new();
     for method in ["tools/list", "prompts/list", "resources/list"] {
         let reply = transport.exchange(&client.request(method, json!({})), token).await;
-        if let (Outcome::Nothing { why }, "tools/list") = (Outcome::of(&reply), method) {
-            return Err(why);
+        match (Outcome::of(&reply), method) {
+            (Outcome::Nothing { why }, "tools/list") => {
+                return Err(format!("the server cannot be reached, or is not MCP: {why}"))
+            }
+            (Outcome::Elsewhere { why, routing: false }, "tools/list") => {
+                return Err(format!("the server refused tools/list: {why} (a bearer token: --token)"))
+            }
+            _ => {}
         }
         replies.push(reply.body.ok());
     }

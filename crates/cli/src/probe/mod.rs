@@ -193,7 +193,7 @@ async fn probe(transport: &mut Transport, args: &ProbeArgs) -> ExitCode {
     let token = args.token.as_deref();
     let listed = match discover::list(transport, token).await {
         Ok(listed) => listed,
-        Err(why) => return usage(format!("the server cannot be reached, or is not MCP: {why}")),
+        Err(why) => return usage(why),
     };
     let flow = match choose_flow(transport, args, &listed).await {
         Ok(flow) => flow,
