@@ -7,60 +7,11 @@
 
 mod common;
 
+use common::redis_server::Redis;
 use common::{post, request, Served};
 use serde_json::{json, Value};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
-
-struct Redis {
-    child: Child,
-    url: String,
-}
-
-impl Redis {
-    /// A throwaway redis-server on a free loopback port, or `None` where there is none.
-    fn start() -> Option<Redis> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").ok()?.local_addr().ok()?.port();
-        Redis::start_on(port)
-    }
-
-    /// The same on `port`.
-    fn start_on(port: u16) -> Option<Redis> {
-        let child = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn();
-        let child = match child {
-            Ok(child) => child,
-            Err(_) if std::env::var_os("MRTR_REQUIRE_REDIS").is_none() => {
-                eprintln!("redis-server is not installed (scripts/setup.sh installs it): skipped");
-                return None;
-            }
-            Err(e) => panic!("redis-server: {e}"),
-        };
-        let url = format!("redis://127.0.0.1:{port}");
-        let client = redis::Client::open(url.as_str()).expect("a Redis address");
-        for _ in 0..100 {
-            if client.get_connection().is_ok_and(|mut c| redis::cmd("PING").query::<String>(&mut c).is_ok()) {
-                return Some(Redis { child, url });
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        panic!("redis-server did not answer on {url}");
-    }
-
-    fn stop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
 
 fn deploy() -> Value {
     json!({"name": "deploy", "arguments": {"env": "staging"}})

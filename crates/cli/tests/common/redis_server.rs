@@ -1,0 +1,81 @@
+//! A throwaway redis-server on a free loopback port, without persistence (as the README runs
+//! it), that a test can stop, restart empty, or freeze.
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A running redis-server, stopped when dropped.
+pub struct Redis {
+    child: Child,
+    /// `redis://127.0.0.1:PORT`.
+    pub url: String,
+}
+
+impl Redis {
+    /// A throwaway redis-server on a free loopback port, or `None` where there is none.
+    pub fn start() -> Option<Redis> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").ok()?.local_addr().ok()?.port();
+        Redis::start_on(port)
+    }
+
+    /// The same on `port`.
+    pub fn start_on(port: u16) -> Option<Redis> {
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+        let child = match child {
+            Ok(child) => child,
+            Err(_) if std::env::var_os("MRTR_REQUIRE_REDIS").is_none() => {
+                eprintln!("redis-server is not installed (scripts/setup.sh installs it): skipped");
+                return None;
+            }
+            Err(e) => panic!("redis-server: {e}"),
+        };
+        let url = format!("redis://127.0.0.1:{port}");
+        let client = redis::Client::open(url.as_str()).expect("a Redis address");
+        for _ in 0..100 {
+            if client.get_connection().is_ok_and(|mut c| redis::cmd("PING").query::<String>(&mut c).is_ok()) {
+                return Some(Redis { child, url });
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("redis-server did not answer on {url}");
+    }
+
+    /// Kills it: what it remembered is gone (no persistence).
+    pub fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Redis {
+    /// Its port.
+    pub fn port(&self) -> u16 {
+        self.url.rsplit(':').next().and_then(|p| p.parse().ok()).unwrap_or(0)
+    }
+
+    /// Freezes it (SIGSTOP): it accepts connections and answers nothing.
+    pub fn freeze(&self) {
+        signal(self.child.id(), "STOP");
+    }
+
+    /// Thaws it (SIGCONT).
+    pub fn thaw(&self) {
+        signal(self.child.id(), "CONT");
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.thaw();
+        self.stop();
+    }
+}
+
+/// Sends `SIG<name>` to `pid`.
+pub fn signal(pid: u32, name: &str) {
+    let _ = Command::new("kill").arg(format!("-{name}")).arg(pid.to_string()).status();
+}
