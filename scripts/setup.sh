@@ -12,6 +12,7 @@ WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/,
 WASM_PACK_VERSION=0.15.1
 TRUNK_VERSION=0.21.14 # trunk 0.22.x needs rustc >= 1.96.1
 CARGO_FUZZ_VERSION=0.13.2
+CARGO_MACHETE_VERSION=0.9.2
 
 # `setup.sh serve` installs only what serving the lab needs; plain `setup.sh` everything.
 PURPOSE=${1:-all}
@@ -64,6 +65,12 @@ fi
 if [ "$PURPOSE" = all ]; then
   has_version cargo-fuzz "$CARGO_FUZZ_VERSION" ||
     step cargo install cargo-fuzz --version "=$CARGO_FUZZ_VERSION" --locked
+fi
+
+# 8. cargo-machete, which finds dependencies a crate declares and does not use (tests only).
+if [ "$PURPOSE" = all ]; then
+  has_version cargo-machete "$CARGO_MACHETE_VERSION" ||
+    step cargo install cargo-machete --version "=$CARGO_MACHETE_VERSION" --locked
 fi
 
 echo "[setup] toolchain ready" >&2
