@@ -5,6 +5,8 @@
 //! ```text
 //! rmcp-probe-server PORT example   # as rmcp's own example seals: no associated data, no TTL
 //! rmcp-probe-server PORT bound     # associated data (method, tool, arguments), a 2 s TTL
+//! rmcp-probe-server PORT bench     # bound, a 120 s TTL, and a used-ticket set: the peer
+//!                                  # scripts/bench-server.sh measures mrtr serve against
 //! ```
 //!
 //! Prints `listening on URL` and serves until killed.
@@ -15,7 +17,9 @@ use rmcp::transport::streamable_http_server::session::never::NeverSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::{json, Value};
-use std::sync::{Arc, OnceLock};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 const KEY: &[u8] = b"an rmcp probe fixture key, 32 bytes or more";
@@ -28,6 +32,16 @@ fn codec() -> &'static RequestStateCodec {
 #[derive(Clone)]
 struct Server {
     bound: bool,
+    ttl: Duration,
+    /// The nonces of tickets already redeemed (the bench setup's single use).
+    used: Option<Arc<Mutex<HashSet<u64>>>>,
+}
+
+/// A nonce for each ticket: without one, two flows of the same call in the same millisecond
+/// would get the same bytes, and single use would refuse the second.
+fn nonce() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 fn confirm_request(message: String) -> InputRequest {
@@ -91,13 +105,22 @@ impl ServerHandler for Server {
                 // The echoed state is untrusted: verify it before use, as rmcp's example does.
                 let opened: Result<Value, _> =
                     if self.bound { codec().open_json_with(sealed, &context) } else { codec().open_json(sealed) };
-                opened.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                let state = opened.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                if let Some(used) = &self.used {
+                    let nonce = state.get("nonce").and_then(Value::as_u64).unwrap_or_default();
+                    if !used.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(nonce) {
+                        return Err(ErrorData::invalid_params("request state already used", None));
+                    }
+                }
                 Ok(CallToolResult::success(vec![ContentBlock::text(format!("{verb} {env}: done"))]).into())
             }
             _ => {
-                let state = json!({"tool": request.name, "env": env});
+                let mut state = json!({"tool": request.name, "env": env});
+                if self.used.is_some() {
+                    state["nonce"] = nonce().into();
+                }
                 let sealed = if self.bound {
-                    let options = SealOptions::new().associated_data(&context).ttl(Duration::from_secs(2));
+                    let options = SealOptions::new().associated_data(&context).ttl(self.ttl);
                     codec().seal_json_with(&state, &options)
                 } else {
                     codec().seal_json(&state)
@@ -115,9 +138,12 @@ impl ServerHandler for Server {
 async fn main() -> std::io::Result<()> {
     let mut args = std::env::args().skip(1);
     let port: u16 = args.next().and_then(|p| p.parse().ok()).unwrap_or(0);
-    let bound = args.next().as_deref() == Some("bound");
+    let setup = args.next().unwrap_or_default();
+    let bound = setup == "bound" || setup == "bench";
+    let ttl = Duration::from_secs(if setup == "bench" { 120 } else { 2 });
+    let used = (setup == "bench").then(|| Arc::new(Mutex::new(HashSet::new())));
     let service = StreamableHttpService::new(
-        move || Ok(Server { bound }),
+        move || Ok(Server { bound, ttl, used: used.clone() }),
         Arc::new(NeverSessionManager::default()),
         StreamableHttpServerConfig::default().with_json_response(true),
     );
