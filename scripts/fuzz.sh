@@ -38,7 +38,7 @@ SCRATCH="$ROOT/target/fuzz-corpus"
 
 # New inputs per target: 10–20 s of each on 2 cores (a codec open is far cheaper than
 # a cluster's round).
-for target in ${FUZZ_TARGETS:-open attempt probe}; do
+for target in ${FUZZ_TARGETS:-open attempt probe http}; do
   seeds=()
   if [ -d "seeds/$target" ]; then seeds=("seeds/$target"); fi
   if [ -n "$LONG_MINUTES" ]; then
@@ -47,7 +47,7 @@ for target in ${FUZZ_TARGETS:-open attempt probe}; do
       -- -max_total_time=$((LONG_MINUTES * 60)) -max_len=4096 -print_final_stats=1
     continue
   fi
-  case $target in open) runs=60000 ;; probe) runs=3000 ;; *) runs=12000 ;; esac
+  case $target in open) runs=60000 ;; probe) runs=3000 ;; http) runs=20000 ;; *) runs=12000 ;; esac
   rm -rf "${SCRATCH:?}/$target"
   mkdir -p "$SCRATCH/$target"
   step cargo fuzz run --debug-assertions --target-dir "$BUILD_DIR" "$target" "$SCRATCH/$target" "${seeds[@]}" \
