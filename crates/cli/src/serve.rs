@@ -78,7 +78,9 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 256)]
     max_in_flight: usize,
     /// For testing probes only: leave this binding out of the tickets (principal, expiry or
-    /// request) and keep every other check.
+    /// request) and keep every other check. Only in a build with the `careless` feature, which
+    /// the test command enables and a release build does not.
+    #[cfg(feature = "careless")]
     #[arg(long, value_name = "BINDING", hide = true)]
     unsafe_drop_binding: Option<mrtr_sim::server::Binding>,
 }
@@ -138,6 +140,7 @@ pub fn service(args: &ServeArgs) -> Result<Service, String> {
         ttl_ms: args.ttl,
         state: StateMode::InTicket,
         tools: args.tools,
+        #[cfg(feature = "careless")]
         unbound: args.unsafe_drop_binding,
     };
     let server = Server::new(key(args.key_file.as_ref())?, config);
@@ -174,6 +177,7 @@ async fn stop_signal() {
 /// requests in flight answered first and the log flushed.
 pub async fn run(args: ServeArgs) -> Result<(), String> {
     let service = Arc::new(service(&args)?);
+    #[cfg(feature = "careless")]
     if let Some(binding) = args.unsafe_drop_binding {
         eprintln!("mrtr serve: UNSAFE, for testing probes only: the tickets do not bind the {binding}");
     }

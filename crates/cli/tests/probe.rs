@@ -12,6 +12,7 @@ type Rows = Vec<(String, String, Option<String>)>;
 
 const CALL: &str = r#"tools/call deploy {"env":"staging"}"#;
 /// A flow whose arguments another tool of the lab's server takes too (`submit_expense`).
+#[cfg(feature = "careless")]
 const CHARGE: &str = r#"tools/call charge_good {"amount":250}"#;
 
 /// Runs `mrtr probe` with `args`: the exit code, stdout and stderr.
@@ -101,7 +102,8 @@ fn a_flow_of_two_rounds_tests_round_1s_ticket_in_round_2() {
 }
 
 /// Each test server leaves one binding out and keeps every other check: the probe must find
-/// that binding, by its own attacks, and nothing else.
+/// that binding, by its own attacks, and nothing else (a `careless` build: the test command's).
+#[cfg(feature = "careless")]
 #[test]
 fn a_server_that_drops_one_binding_is_caught_by_its_attack_and_no_other() {
     let cases: [(&str, &[(&str, &str)]); 3] = [
@@ -117,6 +119,7 @@ fn a_server_that_drops_one_binding_is_caught_by_its_attack_and_no_other() {
     }
 }
 
+#[cfg(feature = "careless")]
 #[test]
 fn fail_on_should_and_a_baseline_decide_what_fails_the_run() {
     let served = Served::start(&["--unsafe-drop-binding", "principal"]);
