@@ -40,6 +40,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tower::ServiceExt as _;
+use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
@@ -99,6 +100,7 @@ pub fn router(service: Arc<Service>, options: HttpOptions) -> Router {
         .route("/mcp", post(mcp))
         .with_state(endpoint)
         .layer(cors)
+        .layer(CatchPanicLayer::custom(panicked))
         .layer(RequestBodyLimitLayer::new(MAX_BODY))
         .layer(RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
@@ -191,6 +193,11 @@ fn allowed(origin: &HeaderValue, extra: &[String]) -> bool {
         _ => rest,
     };
     matches!(host, "localhost" | "127.0.0.1" | "[::1]")
+}
+
+/// A request that panicked: -32603, and the server keeps serving.
+fn panicked(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    refuse(StatusCode::INTERNAL_SERVER_ERROR, Value::Null, jsonrpc::INTERNAL_ERROR, "Internal error")
 }
 
 /// A JSON-RPC error as an HTTP response.

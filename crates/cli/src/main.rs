@@ -39,7 +39,14 @@ fn main() -> ExitCode {
     };
     let outcome = match cli.command {
         Command::Sim(args) => sim::run(args).map(|()| ExitCode::SUCCESS),
-        Command::Serve(args) => runtime().and_then(|rt| rt.block_on(serve::run(args))).map(|()| ExitCode::SUCCESS),
+        Command::Serve(args) => runtime()
+            .and_then(|rt| {
+                let served = rt.block_on(serve::run(args));
+                // stdin is read on a blocking thread that a stop cannot interrupt: do not wait for it.
+                rt.shutdown_background();
+                served
+            })
+            .map(|()| ExitCode::SUCCESS),
         Command::Call(args) => runtime().and_then(|rt| rt.block_on(call::run(args))),
         Command::Probe(args) => runtime().and_then(|rt| rt.block_on(probe::run(args))),
         Command::Bench(args) => runtime().and_then(|rt| rt.block_on(bench::run(args))).map(|()| ExitCode::SUCCESS),

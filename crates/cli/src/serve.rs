@@ -182,6 +182,9 @@ pub async fn run(args: ServeArgs) -> Result<(), String> {
         eprintln!("mrtr serve: UNSAFE, for testing probes only: the tickets do not bind the {binding}");
     }
     let log = if args.quiet { None } else { crate::log::start(args.log) };
+    // A panic is said in the log, which never blocks (the default hook writes to stderr, which
+    // can), and the request is answered -32603 by its transport.
+    std::panic::set_hook(Box::new(|info| tracing::error!("a request panicked: {info}")));
     let served = match args.http {
         None => crate::stdio::serve(service, args.principal.clone(), stop_signal()).await.map_err(|e| e.to_string()),
         Some(addr) => {

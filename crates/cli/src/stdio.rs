@@ -45,14 +45,21 @@ pub async fn serve(
                     continue;
                 }
                 let (service, principal, line) = (service.clone(), principal.clone(), line.to_owned());
-                let exchange = tokio::task::spawn_blocking(move || {
+                let id = Incoming::read(&line).message.and_then(Result::ok).and_then(|m| m.get("id").cloned());
+                let answered = tokio::task::spawn_blocking(move || {
                     let exchange = service.answer(&Incoming::read(&line), &principal);
                     log::exchange(service.replica(), &line, &exchange);
                     exchange
                 })
-                .await
-                .map_err(std::io::Error::other)?;
-                exchange.response
+                .await;
+                match answered {
+                    Ok(exchange) => exchange.response,
+                    // A panic answering this line: -32603, and the next line is read.
+                    Err(_) => Some(
+                        jsonrpc::error(id.unwrap_or(Value::Null), jsonrpc::INTERNAL_ERROR, "Internal error", None)
+                            .to_string(),
+                    ),
+                }
             }
         };
         if let Some(response) = response {

@@ -207,3 +207,18 @@ async fn the_fuzz_corpus_and_random_bytes_as_bodies_are_all_answered() {
     let (status, _) = post(&client, url, &request(9, "tools/list", json!({})), Some("bob-token")).await;
     assert_eq!(status, 200, "still serving");
 }
+
+/// A panic in one request answers -32603, and the server keeps serving: whether the request
+/// was answered on the async threads (no ticket) or in the blocking pool (a ticket).
+#[cfg(feature = "careless")]
+#[tokio::test]
+async fn a_panic_in_one_request_is_answered_and_the_server_keeps_serving() {
+    let served = Served::start(&[]);
+    let (client, url) = (client(), served.url.as_str());
+    for params in [json!({}), json!({"requestState": "v1.e30.AAAA"})] {
+        let (status, error) = post(&client, url, &request(1, "mrtr/test-panic", params), Some("bob-token")).await;
+        assert_eq!((status, error["error"]["code"].clone()), (500, json!(-32603)), "{error}");
+        let (status, listed) = post(&client, url, &request(2, "tools/list", json!({})), Some("bob-token")).await;
+        assert_eq!(status, 200, "{listed}");
+    }
+}

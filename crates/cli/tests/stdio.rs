@@ -1,5 +1,6 @@
 //! `mrtr serve` on stdio and `mrtr call` against it: the course's "run it raw", for real.
 
+use serde_json::json;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -55,4 +56,36 @@ fn a_stdio_server_answers_garbage_and_exits_when_stdin_closes() {
     let codes: Vec<i64> = answers.iter().map(|a| a["error"]["code"].as_i64().unwrap_or(0)).collect();
     // No answer for the empty line or the notification.
     assert_eq!(codes, [-32700, -32601, -32600, -32600]);
+}
+
+/// Invalid UTF-8 gets -32700, as over HTTP; a panic answering one line gets -32603 with the
+/// line's id; the next line is answered; SIGTERM between lines ends the server with 0.
+#[test]
+fn a_stdio_server_answers_bad_bytes_and_panics_and_stops_on_sigterm() {
+    use std::io::{BufRead, BufReader};
+    let mut server = mrtr()
+        .args(["serve", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    let mut stdin = server.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(server.stdout.take().expect("stdout"));
+    let mut answer = |bytes: &[u8]| -> serde_json::Value {
+        stdin.write_all(bytes).expect("writes");
+        stdin.flush().expect("flushes");
+        let mut line = String::new();
+        stdout.read_line(&mut line).expect("reads");
+        serde_json::from_str(&line).expect("JSON")
+    };
+    assert_eq!(answer(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\xfe\"}\n")["error"]["code"], -32700);
+    if cfg!(feature = "careless") {
+        let panicked = answer(b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"mrtr/test-panic\",\"params\":{}}\n");
+        assert_eq!((panicked["id"].clone(), panicked["error"]["code"].clone()), (json!(7), json!(-32603)));
+    }
+    let unknown = answer(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/destroy\",\"params\":{}}\n");
+    assert_eq!(unknown["error"]["code"], -32601, "still serving");
+    let _ = Command::new("kill").args(["-TERM", &server.id().to_string()]).status();
+    assert!(server.wait().expect("exits").success(), "SIGTERM: a clean exit");
 }
