@@ -3,7 +3,8 @@
 # retry → complete; HMAC; a record of used tickets) from `mrtr bench` for 20 s each, in one
 # run, against
 #   - a server that answers at once (the load generator's own ceiling),
-#   - `mrtr serve --http`, at 64 and 16 clients, and with its log on (its cost),
+#   - `mrtr serve --http`, at 64 and 16 clients, with its log on (its cost), and with one
+#     worker thread instead of one per core (the memory record's lock under contention),
 #   - an rmcp 3.11 server (tests/probe/rmcp-server, `bench`: its RequestStateCodec verifying
 #     with associated data, a used-ticket set, the same deploy tool), at 64 and 16 clients,
 #   - an official TypeScript SDK v2 server with createRequestStateCodec, at 64 and 16 clients,
@@ -36,6 +37,8 @@ bench "$URL" --label "mrtr serve"
 bench "$URL" --label "mrtr serve, 16 clients" --clients 16
 start_server "$OUT/mrtr-logging.log" "$MRTR" serve --http 127.0.0.1:0
 bench "$URL" --label "mrtr serve, log on"
+start_server "$OUT/mrtr-1.log" "$MRTR" serve --http 127.0.0.1:0 --quiet --threads 1
+bench "$URL" --label "mrtr serve, 1 worker thread"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 start_server "$OUT/rmcp.log" "$RMCP" "$port" bench
 bench "$URL" --label "rmcp 3.11" --token none

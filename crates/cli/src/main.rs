@@ -56,5 +56,14 @@ fn main() -> ExitCode {
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, String> {
-    tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())
+    runtime_with(None)
+}
+
+/// A runtime with `threads` worker threads (one per core without it).
+fn runtime_with(threads: Option<usize>) -> Result<tokio::runtime::Runtime, String> {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(threads) = threads {
+        builder.worker_threads(threads.max(1));
+    }
+    builder.enable_all().build().map_err(|e| e.to_string())
 }

@@ -77,6 +77,9 @@ pub struct ServeArgs {
     /// The most requests carrying a ticket answered at once (HTTP); one more gets 503.
     #[arg(long, default_value_t = 256)]
     max_in_flight: usize,
+    /// Worker threads answering requests (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// For testing probes only: leave this binding out of the tickets (principal, expiry or
     /// request) and keep every other check. Only in a build with the `careless` feature, which
     /// the test command enables and a release build does not.

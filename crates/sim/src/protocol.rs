@@ -176,26 +176,8 @@ pub fn header_value(text: &str) -> String {
         && !(text.starts_with(BASE64_OPEN) && text.ends_with(BASE64_CLOSE));
     match plain {
         true => text.to_owned(),
-        // The codec's base64url, as standard base64: no second engine in the lab's wasm.
-        false => format!("{BASE64_OPEN}{}{BASE64_CLOSE}", standard_base64(&mrtr_ticket::base64url_encode(text))),
+        false => format!("{BASE64_OPEN}{}{BASE64_CLOSE}", base64::engine::general_purpose::STANDARD.encode(text)),
     }
-}
-
-/// base64url text as standard base64: `-` and `_` become `+` and `/`, and `=` pads it to a
-/// multiple of four.
-pub fn standard_base64(base64url: &str) -> String {
-    let mut text: String = base64url
-        .chars()
-        .map(|c| match c {
-            '-' => '+',
-            '_' => '/',
-            other => other,
-        })
-        .collect();
-    while !text.len().is_multiple_of(4) {
-        text.push('=');
-    }
-    text
 }
 
 /// A header value as a server reads it: decoded from `=?base64?…?=`, or as it is; `None` when

@@ -2,6 +2,7 @@
 //! and what the attacker's own key makes.
 
 use crate::cluster::ATTACKER_KEY;
+use base64::Engine;
 use mrtr_ticket::{inspect, with_payload, with_payload_bytes, Codec, FixedNonces, Key, Mode};
 use serde_json::json;
 use serde_json::Value;
@@ -79,7 +80,7 @@ pub(super) fn made_up_claims() -> Value {
 /// let tidied = reencoded(ticket);
 /// assert_ne!(tidied, ticket);
 /// assert_eq!(inspect(&tidied).payload, inspect(ticket).payload);
-/// assert_eq!(reencoded("v1e.ab-c_d.xyz"), "v1e.ab+c/d==.xyz=");
+/// assert_eq!(reencoded("v1e.ab-c_w.xyz"), "v1e.ab+c/w==.xyz");
 /// ```
 pub fn reencoded(ticket: &str) -> String {
     if let Some(pretty) = inspect(ticket).payload.map(|payload| format!("{payload:#}")) {
@@ -87,7 +88,12 @@ pub fn reencoded(ticket: &str) -> String {
     }
     match ticket.split_once('.') {
         Some((prefix, rest)) => {
-            let parts: Vec<String> = rest.split('.').map(crate::protocol::standard_base64).collect();
+            // Each part that is base64url, spelt as standard base64 with padding.
+            let standard = |part: &str| match mrtr_ticket::base64url_decode(part) {
+                Ok(bytes) => base64::engine::general_purpose::STANDARD.encode(bytes),
+                Err(_) => part.to_owned(),
+            };
+            let parts: Vec<String> = rest.split('.').map(standard).collect();
             format!("{prefix}.{}", parts.join("."))
         }
         None => ticket.to_owned(),
