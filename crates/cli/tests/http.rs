@@ -222,3 +222,46 @@ async fn a_panic_in_one_request_is_answered_and_the_server_keeps_serving() {
         assert_eq!(status, 200, "{listed}");
     }
 }
+
+/// A flood of connections that announce a body and never send it (more than the server keeps
+/// open at once) holds no client off for long: each is cut off once its body is late, and an
+/// honest request is answered soon after.
+#[test]
+fn a_flood_of_silent_bodies_is_cut_off_and_the_server_serves_again() {
+    let served = Served::start(&[]);
+    let address = served.url.trim_start_matches("http://").trim_end_matches("/mcp").to_owned();
+    let started = Instant::now();
+    let mut silent = Vec::new();
+    for _ in 0..1_100 {
+        let Ok(mut socket) = std::net::TcpStream::connect(&address) else { break };
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+        );
+        if socket.write_all(head.as_bytes()).is_ok() {
+            silent.push(socket);
+        }
+    }
+    assert_eq!(silent.len(), 1_100, "every flooding connection was made");
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    let (status, listed) = runtime.block_on(async {
+        let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().expect("a client");
+        post(&client, &served.url, &request(1, "tools/list", json!({})), Some("bob-token")).await
+    });
+    let waited = started.elapsed();
+    assert_eq!(status, 200, "{listed}");
+    // A body has 5 s to arrive and at most 512 connections are open: the 1,100 are cut off in
+    // batches of 512, every 5 s, and the honest request, queued behind them by the kernel, is
+    // answered when its batch is accepted: within three batches.
+    assert!(waited < Duration::from_secs(20), "answered after {waited:?}");
+    // The flooding connections were closed by the server, each after its body was late.
+    let mut closed = 0;
+    for socket in &mut silent {
+        socket.set_read_timeout(Some(Duration::from_secs(20))).expect("a read timeout");
+        let mut rest = Vec::new();
+        if socket.read_to_end(&mut rest).is_ok() {
+            closed += 1;
+        }
+    }
+    assert_eq!(closed, 1_100, "the server closed every silent connection");
+    println!("flood: answered after {waited:?}; every silent connection closed after {:?}", started.elapsed());
+}
