@@ -47,8 +47,9 @@ pub struct Send {
 pub struct Exchange {
     /// The JSON-RPC request.
     pub sent: Value,
-    /// The bearer token it carried.
-    pub bearer: Option<String>,
+    /// Whose bearer token it carried: `first`, `second` or `made-up` (never the token itself:
+    /// a report is written where others read it), or `None` without one.
+    pub bearer: Option<&'static str>,
     /// The HTTP status, where there is one.
     pub status: Option<u16>,
     /// The response, or `{"transportError": why}` when none came.
@@ -236,14 +237,15 @@ impl Run {
     }
 
     fn record(&mut self, replies: &[Reply]) {
+        let second = self.setup.tokens.second.clone();
         for (sent, reply) in self.pending.drain(..).zip(replies) {
             let body = reply.body.clone().unwrap_or_else(|why| json!({"transportError": why}));
-            self.exchanges.push(Exchange {
-                sent: sent.message,
-                bearer: sent.bearer,
-                status: reply.status,
-                reply: body,
+            let bearer = sent.bearer.as_deref().map(|token| match token {
+                MADE_UP_TOKEN => "made-up",
+                token if second.as_deref() == Some(token) => "second",
+                _ => "first",
             });
+            self.exchanges.push(Exchange { sent: sent.message, bearer, status: reply.status, reply: body });
         }
     }
 
