@@ -49,6 +49,9 @@ pub mod spec {
 pub enum Tactic {
     /// A move of the lab's malicious client.
     Lab(Move),
+    /// Five kinds of non-string in place of the ticket (null, a number, an array, an object,
+    /// true), each with valid answers: the lab's move sends one, a number.
+    NonStrings,
     /// Many retries of one ticket at once.
     Race,
 }
@@ -58,6 +61,7 @@ impl Tactic {
     pub fn id(self) -> &'static str {
         match self {
             Tactic::Lab(by) => by.id(),
+            Tactic::NonStrings => Move::NotAString.id(),
             Tactic::Race => "race",
         }
     }
@@ -65,9 +69,8 @@ impl Tactic {
     /// A label for people.
     pub fn title(self) -> &'static str {
         match self {
-            // The lab sends a number; the probe sends five kinds of non-string.
-            Tactic::Lab(Move::NotAString) => "Not a string",
             Tactic::Lab(by) => by.title(),
+            Tactic::NonStrings => "Not a string",
             Tactic::Race => "Race: many retries at once",
         }
     }
@@ -75,8 +78,8 @@ impl Tactic {
     /// What it does, in one sentence.
     pub fn what(self) -> &'static str {
         match self {
-            Tactic::Lab(Move::NotAString) => "The retry with valid answers and, in place of the ticket, null, a number, an array, an object, true: a server that takes a non-string as no ticket lets the answers reach the tool.",
             Tactic::Lab(by) => by.what(),
+            Tactic::NonStrings => "The retry with valid answers and, in place of the ticket, null, a number, an array, an object, true: a server that takes a non-string as no ticket lets the answers reach the tool.",
             Tactic::Race => "The honest retry sent many times at once, over every URL given: a used-ticket record that checks, then sets, lets more than one through.",
         }
     }
@@ -143,7 +146,7 @@ pub const BATTERY: &[Attack] = &[
     ),
     lab(Move::UnaskedTicket, Grade::Must, spec::INTEGRITY, VERIFY),
     lab(Move::Hello, Grade::Must, spec::INTEGRITY, VERIFY),
-    lab(Move::NotAString, Grade::Must, spec::INTEGRITY, STRING),
+    Attack { by: Tactic::NonStrings, grade: Grade::Must, spec: spec::INTEGRITY, fix: STRING },
     lab(Move::Huge, Grade::Must, spec::INTEGRITY, STRING),
     lab(Move::Empty, Grade::Must, spec::INTEGRITY, STRING),
     lab(Move::Reencode, Grade::Note, spec::INTEGRITY, "Compare the ticket's bytes, not a re-parse of them."),

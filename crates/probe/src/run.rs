@@ -517,11 +517,20 @@ impl Run {
             Send { message, bearer: bearer.clone(), wait_ms: 0 }
         };
         let mut client = self.client.clone();
-        let Tactic::Lab(by) = self.attack.by else {
-            let count = self.setup.race.max(2);
-            let race = (0..count).map(|_| with(Some(own.clone().into()), &answers, &mut client)).collect();
-            self.client = client;
-            return Ok(Some(race));
+        let by = match self.attack.by {
+            Tactic::Lab(by) => by,
+            Tactic::Race => {
+                let count = self.setup.race.max(2);
+                let race = (0..count).map(|_| with(Some(own.clone().into()), &answers, &mut client)).collect();
+                self.client = client;
+                return Ok(Some(race));
+            }
+            Tactic::NonStrings => {
+                let states = [Value::Null, json!(1), json!([]), json!({}), json!(true)];
+                self.queue = states.into_iter().map(|state| with(Some(state), &answers, &mut client)).collect();
+                self.client = client;
+                return Ok(None);
+            }
         };
         let lines: Vec<Send> = match by {
             Move::Honest => Vec::new(),
@@ -567,10 +576,6 @@ impl Run {
                 vec![with(Some(forged.into()), &answers, &mut client)]
             }
             Move::Hello => vec![with(Some("hello".into()), &answers, &mut client)],
-            Move::NotAString => [Value::Null, json!(1), json!([]), json!({}), json!(true)]
-                .into_iter()
-                .map(|state| with(Some(state), &answers, &mut client))
-                .collect(),
             Move::Huge => vec![with(Some("A".repeat(1_000_000).into()), &answers, &mut client)],
             Move::Empty => vec![with(Some("".into()), &answers, &mut client)],
             Move::Reencode => {
@@ -605,7 +610,7 @@ impl Run {
             }
             Move::FirstTicket => vec![with(Some(own.clone().into()), &answers, &mut client)],
             Move::DropTicket => vec![with(None, &answers, &mut client)],
-            Move::PrefillAnswer | Move::ChangeAnswer => {
+            Move::NotAString | Move::PrefillAnswer | Move::ChangeAnswer => {
                 return Err(Verdict::NotTested { why: "not one of the probe's attacks".into() })
             }
         };
@@ -673,7 +678,11 @@ impl Run {
         let Some(last) = self.outcomes.last() else {
             return Verdict::Inconclusive { why: "nothing was sent".into() };
         };
-        let Tactic::Lab(by) = self.attack.by else { return Verdict::Inconclusive { why: "no race".into() } };
+        let by = match self.attack.by {
+            Tactic::Lab(by) => by,
+            Tactic::NonStrings => return self.judge_non_strings(last, &asked_keys),
+            Tactic::Race => return Verdict::Inconclusive { why: "a race is judged by next_race".into() },
+        };
         match by {
             // The first send is the honest retry: it must be taken (complete, or go on to the
             // next round) for the second to say anything.
@@ -684,30 +693,6 @@ impl Run {
                 },
                 _ => Verdict::Inconclusive { why: "nothing was sent".into() },
             },
-            Move::NotAString => {
-                let names = ["null", "a number", "an array", "an object", "true"];
-                let verdicts: Vec<Verdict> =
-                    self.outcomes.iter().map(|o| self.attack.judge_taken(o, &asked_keys)).collect();
-                let taken: Vec<String> = verdicts
-                    .iter()
-                    .zip(names)
-                    .filter_map(|(v, name)| match v {
-                        Verdict::Finding { answered, .. } => Some(format!("{name}: {answered}")),
-                        _ => None,
-                    })
-                    .collect();
-                if !taken.is_empty() {
-                    return self.attack.through(format!("the answers reached the tool with {}", taken.join("; ")));
-                }
-                let unclear = verdicts.iter().zip(names).find(|(v, _)| !matches!(v, Verdict::Passed { .. }));
-                match unclear {
-                    Some((Verdict::Inconclusive { why }, name)) => {
-                        Verdict::Inconclusive { why: format!("{name}: {why}") }
-                    }
-                    Some((other, _)) => other.clone(),
-                    None => Verdict::Passed { answered: format!("all five refused: {}", last.words()) },
-                }
-            }
             Move::FirstTicket => {
                 let round2 = self.round2.as_ref().map(|a| a.keys.clone()).unwrap_or_default();
                 match last {
@@ -722,6 +707,29 @@ impl Run {
                 self.attack.judge_taken(last, &target_keys)
             }
             _ => self.attack.judge_taken(last, &asked_keys),
+        }
+    }
+
+    /// The five non-strings: taken when any one was, refused when all five were.
+    fn judge_non_strings(&self, last: &Outcome, asked_keys: &[String]) -> Verdict {
+        let names = ["null", "a number", "an array", "an object", "true"];
+        let verdicts: Vec<Verdict> = self.outcomes.iter().map(|o| self.attack.judge_taken(o, asked_keys)).collect();
+        let taken: Vec<String> = verdicts
+            .iter()
+            .zip(names)
+            .filter_map(|(v, name)| match v {
+                Verdict::Finding { answered, .. } => Some(format!("{name}: {answered}")),
+                _ => None,
+            })
+            .collect();
+        if !taken.is_empty() {
+            return self.attack.through(format!("the answers reached the tool with {}", taken.join("; ")));
+        }
+        let unclear = verdicts.iter().zip(names).find(|(v, _)| !matches!(v, Verdict::Passed { .. }));
+        match unclear {
+            Some((Verdict::Inconclusive { why }, name)) => Verdict::Inconclusive { why: format!("{name}: {why}") },
+            Some((other, _)) => other.clone(),
+            None => Verdict::Passed { answered: format!("all five refused: {}", last.words()) },
         }
     }
 }

@@ -67,9 +67,10 @@ fn level(grade: Grade) -> &'static str {
 /// The report as SARIF 2.1.0: one rule per attack of the battery (a stable id,
 /// `mrtr-probe/<attack>`), one result per finding, at the level of its grade.
 pub fn sarif(outcome: &Outcome) -> String {
+    // A rule per attack; the honest flow is no attack.
     let rules: Vec<Value> = BATTERY
         .iter()
-        .skip(1)
+        .filter(|attack| !attack.is(mrtr_sim::moves::Move::Honest))
         .map(|attack| {
             json!({
                 "id": format!("mrtr-probe/{}", attack.id()),

@@ -136,9 +136,12 @@ impl ServerHandler for Server {
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let mut args = std::env::args().skip(1);
-    let port: u16 = args.next().and_then(|p| p.parse().ok()).unwrap_or(0);
-    let setup = args.next().unwrap_or_default();
+    let args: Vec<String> = std::env::args().collect();
+    let (port, setup) = match args.as_slice() {
+        [_, port, setup, ..] => (port.parse::<u16>().unwrap_or(0), setup.clone()),
+        [_, port] => (port.parse::<u16>().unwrap_or(0), String::new()),
+        _ => (0, String::new()),
+    };
     let bound = setup == "bound" || setup == "bench";
     let ttl = Duration::from_secs(if setup == "bench" { 120 } else { 2 });
     let used = (setup == "bench").then(|| Arc::new(Mutex::new(HashSet::new())));
