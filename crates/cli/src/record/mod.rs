@@ -69,7 +69,7 @@ impl Record {
     pub fn for_request(&self) -> Option<RecordUse<'_>> {
         match self {
             Record::Off => None,
-            record => Some(RecordUse { record, claim: claim_id() }),
+            record => Some(RecordUse { record, claim: std::cell::OnceCell::new() }),
         }
     }
 }
@@ -81,19 +81,13 @@ pub struct MemoryRecord {
     since_ms: u64,
 }
 
-/// One request's use of the record. A claim has an identity of its own, so that a claim
-/// sent again (its answer lost) recognises itself instead of calling itself a replay.
+/// One request's use of the record. Its claims in Redis have an identity of their own, drawn
+/// when the first is made, so that a claim sent again recognises itself instead of calling
+/// itself a replay.
 #[derive(Debug)]
 pub struct RecordUse<'a> {
     record: &'a Record,
-    claim: String,
-}
-
-/// A fresh claim id: 12 random bytes, hex.
-fn claim_id() -> String {
-    let mut bytes = [0u8; 12];
-    getrandom::fill(&mut bytes).unwrap_or_else(|e| panic!("the operating system's random generator: {e}"));
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    claim: std::cell::OnceCell<String>,
 }
 
 impl ReplayRecord for RecordUse<'_> {
@@ -107,7 +101,10 @@ impl ReplayRecord for RecordUse<'_> {
                 let mut used = memory.used.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                 used.check_and_insert(nonce, iat_ms, exp_ms, now_ms)
             }
-            Record::Redis(redis) => redis.claim(nonce, &self.claim, iat_ms, exp_ms, now_ms),
+            Record::Redis(redis) => {
+                let claim = self.claim.get_or_init(redis::claim_id);
+                redis.claim(nonce, claim, iat_ms, exp_ms, now_ms)
+            }
         }
     }
 }
