@@ -205,6 +205,12 @@ fn refuse(status: StatusCode, id: Value, code: i64, message: &str) -> Response {
     json_response(status, jsonrpc::error(id, code, message, None).to_string())
 }
 
+/// `response` with one more header.
+fn with_header(mut response: Response, name: header::HeaderName, value: &'static str) -> Response {
+    response.headers_mut().insert(name, HeaderValue::from_static(value));
+    response
+}
+
 fn json_response(status: StatusCode, body: String) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
@@ -318,14 +324,9 @@ async fn mcp(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: By
     let bearer = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).map(|v| v.trim());
     let bearer = match bearer {
         None if !endpoint.options.allow_anonymous => {
-            let mut unauthorized = refuse(
-                StatusCode::UNAUTHORIZED,
-                id,
-                INVALID_REQUEST,
-                "Unauthorized: send a bearer token (Authorization: Bearer <token>)",
-            );
-            unauthorized.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-            return unauthorized;
+            let message = "Unauthorized: send a bearer token (Authorization: Bearer <token>)";
+            let unauthorized = refuse(StatusCode::UNAUTHORIZED, id, INVALID_REQUEST, message);
+            return with_header(unauthorized, header::WWW_AUTHENTICATE, "Bearer");
         }
         None => None,
         Some(value) => match value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer ")) {
@@ -359,14 +360,9 @@ async fn mcp(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: By
     // a bounded number at a time; everything else is answered here, at once.
     let exchange = if carries_ticket {
         let Ok(_permit) = endpoint.in_flight.clone().try_acquire_owned() else {
-            let mut busy = refuse(
-                StatusCode::SERVICE_UNAVAILABLE,
-                id,
-                jsonrpc::INTERNAL_ERROR,
-                "Service unavailable: too many requests in flight. Retry shortly with the same ticket.",
-            );
-            busy.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-            return busy;
+            let message = "Service unavailable: too many requests in flight. Retry shortly with the same ticket.";
+            let busy = refuse(StatusCode::SERVICE_UNAVAILABLE, id, jsonrpc::INTERNAL_ERROR, message);
+            return with_header(busy, header::RETRY_AFTER, "1");
         };
         match tokio::task::spawn_blocking(answer).await {
             Ok(exchange) => exchange,

@@ -65,9 +65,7 @@ fn is_complete(reply: &Value) -> bool {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_promises_hold_through_restarts_hangs_and_an_unread_log() {
     let Some(mut redis) = Redis::start() else { return };
-    let key = std::env::temp_dir().join(format!("mrtr-chaos-{}.key", std::process::id()));
-    std::fs::write(&key, b"a key both replicas read, 32 bytes or more").expect("a key file");
-    let key = key.to_string_lossy().into_owned();
+    let key = common::key_file("chaos");
     let record = redis.url.clone();
     let args = |replica: &'static str| -> Vec<String> {
         ["--replica", replica, "--key-file", &key, "--record", &record].map(str::to_owned).to_vec()

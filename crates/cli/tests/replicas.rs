@@ -28,9 +28,7 @@ fn retry(first: &Value) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_replicas_share_one_record_in_redis() {
     let Some(mut redis) = Redis::start() else { return };
-    let key = std::env::temp_dir().join(format!("mrtr-replicas-{}.key", std::process::id()));
-    std::fs::write(&key, b"a key both replicas read, 32 bytes or more").expect("a key file");
-    let key = key.to_string_lossy().into_owned();
+    let key = common::key_file("replicas");
     let a = Served::start(&["--replica", "A", "--key-file", &key, "--record", &redis.url]);
     let b = Served::start(&["--replica", "B", "--key-file", &key, "--record", &redis.url]);
     let client = reqwest::Client::builder().timeout(Duration::from_secs(20)).build().expect("a client");

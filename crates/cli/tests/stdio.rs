@@ -4,6 +4,17 @@ use serde_json::json;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+/// `mrtr serve --quiet` on stdio, its stdin and stdout piped to the test.
+fn stdio_server() -> std::process::Child {
+    mrtr()
+        .args(["serve", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts")
+}
+
 fn mrtr() -> Command {
     Command::new(env!("CARGO_BIN_EXE_mrtr"))
 }
@@ -28,13 +39,7 @@ fn mrtr_call_runs_a_round_trip_against_a_stdio_server_it_starts() {
 
 #[test]
 fn a_stdio_server_answers_garbage_and_exits_when_stdin_closes() {
-    let mut server = mrtr()
-        .args(["serve", "--quiet"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("starts");
+    let mut server = stdio_server();
     let mut stdin = server.stdin.take().expect("stdin");
     let huge = "x".repeat(5 << 20);
     let lines = [
@@ -63,13 +68,7 @@ fn a_stdio_server_answers_garbage_and_exits_when_stdin_closes() {
 #[test]
 fn a_stdio_server_answers_bad_bytes_and_panics_and_stops_on_sigterm() {
     use std::io::{BufRead, BufReader};
-    let mut server = mrtr()
-        .args(["serve", "--quiet"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("starts");
+    let mut server = stdio_server();
     let mut stdin = server.stdin.take().expect("stdin");
     let mut stdout = BufReader::new(server.stdout.take().expect("stdout"));
     let mut answer = |bytes: &[u8]| -> serde_json::Value {

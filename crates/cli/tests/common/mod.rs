@@ -125,3 +125,10 @@ pub async fn try_post(client: &reqwest::Client, url: &str, message: &Value) -> R
     let body = response.text().await.map_err(|e| e.to_string())?;
     Ok((status, serde_json::from_str(&body).unwrap_or(Value::Null)))
 }
+
+/// A key file both replicas of a test read, named for `test` and this process.
+pub fn key_file(test: &str) -> String {
+    let key = std::env::temp_dir().join(format!("mrtr-{test}-{}.key", std::process::id()));
+    std::fs::write(&key, b"a key both replicas read, 32 bytes or more").expect("a key file");
+    key.to_string_lossy().into_owned()
+}
