@@ -59,8 +59,10 @@ step wasm-pack test --node --mode no-install crates/sim
 # Component tests in headless Chromium.
 step wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" --mode no-install crates/lab
 
-# The built lab and the JS package, then the browser end-to-end tests against them.
+# The built lab and the JS package, what each page fetches on a first visit (a size does
+# not depend on the machine's noise: over its limit fails), then the browser end-to-end tests.
 step bash scripts/build.sh
+step node scripts/weight.mjs
 step node tests/e2e/run.mjs
 
 # Figures, not verdicts: the codec benchmark and the lab's budget print what they measure.

@@ -5,6 +5,7 @@
 #
 #   embed.html               the iframe page (the same app: it notices its name)
 #   mrtr-lab-element.css     the lab's style partials in one sheet, for <mrtr-lab>'s shadow root
+#   probe/parts.css          the styles of the parts that load when near, for the lab's page
 #   mrtr-lab-build.js        the hashed names of the lab's module, for mrtr-lab-element.js
 #   pkg/                     the codec's JavaScript package (mrtr-js, by wasm-pack), for <mrtr-ticket> and authors
 #   sw.js                    the service worker, with the list of every file to keep offline
@@ -27,10 +28,17 @@ case "${TRUNK_HTML_FILE:-}" in
   *) exit 0 ;;
 esac
 
-cp "$stage/index.html" "$stage/embed.html"
+# The iframe's page: this page without its skip links, whose panels the compact lab does not have.
+perl -0pe 's{<nav[^>]*skip-links.*?</nav>\s*<script>.*?</script>}{}s' "$stage/index.html" >"$stage/embed.html"
+grep -q skip-links "$stage/embed.html" && { echo "post-build: embed.html kept the skip links" >&2; exit 1; }
 
-# The partials in the order index.html inlines them.
-grep -o 'data-trunk rel="inline" type="css" href="[^"]*"' index.html | sed 's/.*href="//; s/"$//' | xargs cat >"$stage/mrtr-lab-element.css"
+# The styles of the area below the lab (web/probe/elements.js adds them to the page with the
+# parts that load when near: the area is out of the first window), then the partials in the order index.html inlines them, and those parts'
+# styles again for <mrtr-lab>'s shadow roots, where a page's stylesheet does not reach.
+parts_css="web/styles/campaign.css web/styles/challenges.css web/styles/probe.css web/styles/quiz.css"
+mkdir -p "$stage/probe"
+cat $parts_css >"$stage/probe/parts.css"
+{ grep -o 'data-trunk rel="inline" type="css" href="[^"]*"' index.html | sed 's/.*href="//; s/"$//' | xargs cat; cat $parts_css; } >"$stage/mrtr-lab-element.css"
 
 cat >"$stage/mrtr-lab-build.js" <<JS
 // Written by scripts/trunk-post-build.sh: the names this build gave the lab's files.
@@ -50,10 +58,12 @@ if [ ! -f "$pkg/mrtr_js_bg.wasm" ] || [ "$target_dir/wasm32-unknown-unknown/spee
 fi
 mkdir -p "$stage/pkg" && cp -r "$pkg/." "$stage/pkg/"
 
-# The service worker, told every file of this build and a version that changes with them.
+# The service worker, told the files to keep at once and a version that changes with every
+# file of the build. The JS package (pkg/) is not kept at once: a page loads it on a probe
+# panel's first run, and the worker keeps it then (sw.js), so a first visit does not fetch it.
 files=$(cd "$stage" && find . -type f ! -name sw.js ! -name '.*' | sed 's|^\./||' | LC_ALL=C sort)
 version=$(cd "$stage" && echo "$files" | xargs sha256sum | sha256sum | cut -c1-16)
-list=$(echo "$files" | sed 's/.*/  "&",/')
+list=$(echo "$files" | grep -v '^pkg/' | sed 's/.*/  "&",/')
 awk -v version="$version" -v list="$list" '
   /__PRECACHE__/ { print list; next }
   { gsub(/__VERSION__/, version); print }

@@ -4,7 +4,8 @@
 //
 // Files whose names carry a content hash never change: served from the cache first.
 // Everything else (the pages, the element scripts) comes from the network when it answers,
-// so a rebuild shows at once, and from the cache when it does not.
+// so a rebuild shows at once, and from the cache when it does not. The JS package, which the
+// probe panels load on their first run, is kept when first fetched, not at install.
 const VERSION = "__VERSION__";
 const CACHE = `mrtr-lab-${VERSION}`;
 const FILES = [
@@ -13,11 +14,15 @@ __PRECACHE__
 const HASHED = /-[0-9a-f]{12,}(_bg)?\.(js|wasm|css)$/;
 const OFFLINE_AFTER_MS = 4000;
 
+// A file whose name carries its hash is taken from the browser's HTTP cache when the page
+// already fetched it (force-cache): installing must not fetch the lab's module a second time.
+const precache = (file) => new Request(file, { cache: HASHED.test(file) ? "force-cache" : "no-cache" });
+
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((cache) => cache.addAll(["./", ...FILES]))
+      .then((cache) => cache.addAll(["./", ...FILES].map(precache)))
       .then(() => self.skipWaiting()),
   );
 });

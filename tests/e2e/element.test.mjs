@@ -184,6 +184,8 @@ export const tests = {
     // The quick check: four right, one wrong. First the panels above it finish drawing the
     // challenge met, so that no click lands where a radio was a moment before.
     await settle(page);
+    // The questions load with the other parts below the lab, as they come near.
+    await lab.locator("mrtr-quiz").scrollIntoViewIfNeeded();
     const questions = lab.locator(".question");
     const picks = [1, 2, 1, 1, 0];
     for (let q = 0; q < 5; q++) await questions.nth(q).getByRole("radio").nth(picks[q]).check();

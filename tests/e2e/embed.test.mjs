@@ -41,6 +41,12 @@ export const tests = {
   async "the iframe reports its height and acts on its parent's messages"(ctx) {
     const origin = ctx.baseUrl.replace(/\/$/, "");
     const page = await hostPage(ctx, origin, origin);
+    // Ready once, with the situation it opened in, before any verdict.
+    const ready = await page.evaluate(() => window.received.filter((m) => m.type === "mrtr-lab:ready"));
+    equal(ready.length, 1, "one mrtr-lab:ready");
+    ok(ready[0].situation.startsWith("s=deploy"), ready[0].situation);
+    // A document of its own, with its level-one heading.
+    equal(await page.frameLocator("#lab").getByRole("heading", { level: 1 }).textContent(), "mrtr-lab: Misuse the ticket");
     const height = await page.evaluate(() => window.received.filter((m) => m.type === "mrtr-lab:height").at(-1).height);
     ok(height > 300, `height ${height}`);
     const box = await page.locator("#lab").boundingBox();

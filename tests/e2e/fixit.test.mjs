@@ -57,9 +57,14 @@ export const tests = {
     equal(refuseAll.passed, false);
     equal(refuseAll.results[0].result.verdict, "inconclusive");
     ok(refuseAll.results[0].result.why.includes("Invalid requestState: no"), refuseAll.results[0].result.why);
+    // With the honest retry refused, no attack is judged: none is a refusal, none a finding.
+    for (const row of refuseAll.results.slice(1)) {
+      equal(row.result.verdict, "inconclusive", row.attack);
+      ok(row.result.why.startsWith("the honest flow did not complete"), row.result.why);
+    }
     // A throw refuses, with its message.
     const throwing = run('function open(t) { throw new Error("nope"); }');
-    ok(throwing.results[1].result.answered.includes("your verifier threw: nope"), throwing.results[1].result.answered);
+    ok(throwing.results[0].result.why.includes("your verifier threw: nope"), throwing.results[0].result.why);
   },
   async "code that does not parse or defines no open is said so"({ root }) {
     const { m } = await load(root);
@@ -98,8 +103,47 @@ export const tests = {
     await ctx.screenshot(page, "fixit-passed");
     equal(await axeViolations(page, ctx.root), [], "axe");
     await page.reload();
+    // The panels' module loads when a panel comes near the window.
+    await page.locator("mrtr-fixit").scrollIntoViewIfNeeded();
     await page.locator("mrtr-fixit textarea").waitFor();
     ok((await page.locator("mrtr-fixit textarea").inputValue()).includes("used.add"), "the learner's code is kept");
+    noProblems(page);
+    await page.context().close();
+  },
+  async "in the lab's page: a verifier that refuses everything, a syntax error, the keyboard"(ctx) {
+    const page = await ctx.openPage("#fixit-title");
+    const panel = page.getByRole("region", { name: "Fix-It: write the verifier" });
+    const code = panel.getByLabel("Your verifier (JavaScript)");
+    const status = panel.getByRole("status");
+    const font = await code.evaluate((el) => getComputedStyle(el).fontFamily);
+    ok(/mono|Menlo|Consolas/.test(font), `the code box is monospace: ${font}`);
+    // An earlier pass is on record: this run's "Not yet" must not sit above "You have passed".
+    await page.evaluate(() => localStorage.setItem("mrtr-lab-challenges", "fix-it"));
+    await code.fill('function open() { return refuse("no"); }');
+    const button = panel.getByRole("button", { name: "Run the attacks" });
+    await button.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelector(".fixit-status")?.dataset.state);
+    equal(await status.textContent(), "Not yet: your verifier refused the honest retry, which must complete; until it does, no attack can be judged.");
+    ok(await status.evaluate((el) => el.getRootNode().activeElement === el), "the focus is on the verdict, not the page's body");
+    const rows = panel.locator(".probe-results li");
+    const honest = rows.first();
+    equal(await honest.getAttribute("data-state"), "fail", "the refused honest retry is a failure, not a grey ?");
+    ok((await honest.textContent()).includes("did not complete"), await honest.textContent());
+    equal(await panel.locator(".probe-results .hint").count(), 1, "one hint: on the honest retry, none on rows not judged");
+    equal(await panel.locator('.probe-results li[data-state="pass"]').count(), 0, "no green tick under a refused honest retry");
+    equal(await panel.locator(".muted").textContent(), "An earlier run of yours passed; that pass is kept.");
+    equal(await axeViolations(page, ctx.root), [], "axe, after a failed run");
+    // A syntax error names its line and column, and the code box marks it.
+    await code.fill("function open(ticket) {\n  if (ticket === ) return accept();\n}");
+    await button.click();
+    await page.waitForFunction(() => document.querySelector(".fixit-status")?.textContent.startsWith("Your code does not parse"));
+    const said = await status.textContent();
+    ok(/^Your code does not parse: line 2, column \d+: SyntaxError/.test(said), said);
+    equal(await code.getAttribute("aria-invalid"), "true");
+    const caret = await code.evaluate((el) => el.value.slice(0, el.selectionStart).split("\n").length);
+    equal(caret, 2, "the caret is on the broken line");
+    await ctx.screenshot(page, "fixit-syntax-error");
     noProblems(page);
     await page.context().close();
   },
@@ -110,6 +154,7 @@ export const tests = {
       document.addEventListener("mrtr-lab:challenge", (e) => window.heardEvents.push(e.detail));
     });
     const lab = page.locator("mrtr-lab#voucher");
+    await lab.locator("mrtr-fixit").scrollIntoViewIfNeeded();
     await lab.locator("mrtr-fixit textarea").fill(SOLUTION);
     await lab.getByRole("button", { name: "Run the attacks" }).click();
     await page.waitForFunction(() => window.heardEvents.some((e) => e.id === "fix-it"));

@@ -447,13 +447,58 @@ export const tests = {
     await phone.context().close();
   },
 
+  async "skip links reach each panel in a few key presses"(ctx) {
+    const page = await ctx.openPage("#deploy");
+    await page.locator(".move-title").first().waitFor();
+    // From the top of the page: Tab to the skip link, follow it, then Tab into the panel.
+    let presses = 0;
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? "");
+    do {
+      await page.keyboard.press("Tab");
+      presses += 1;
+    } while (!(await focused()).includes("test your server") && presses < 20);
+    ok(await page.getByRole("link", { name: "Skip to: test your server" }).isVisible(), "a focused skip link is seen");
+    await page.keyboard.press("Enter");
+    equal(await focused(), "Test your server", "the focus is on the panel's heading");
+    // The panel's form arrives with its module, which loads as the panel comes near.
+    await page.locator("mrtr-probe input").first().waitFor();
+    do {
+      await page.keyboard.press("Tab");
+      presses += 1;
+    } while ((await focused()) !== "Test the server" && presses < 40);
+    equal(await focused(), "Test the server");
+    ok(presses <= 16, `${presses} key presses to "Test the server"`);
+    const names = await page.getByRole("navigation", { name: "Skip to a panel" }).getByRole("link").allTextContents();
+    equal(names.length, 6);
+    for (const href of await page.locator(".skip-links a").evaluateAll((links) => links.map((a) => a.getAttribute("href")))) {
+      await page.locator(href).waitFor({ state: "attached" });
+    }
+    noProblems(page);
+    await page.context().close();
+  },
+
   async "the lab fits a phone"(ctx) {
     const page = await ctx.openPage("#deploy", { viewport: { width: 390, height: 844 } });
     await play(page, "Honest retry");
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     ok(overflow <= 1, `the page is ${overflow}px wider than the phone`);
-    // The diagrams and the attempts table scroll sideways inside their panels: by keyboard too.
+    // The diagrams and the attempts table scroll sideways inside their panels: by keyboard too,
+    // and a line above each that is wider than the phone says so; the Verdict column is there
+    // to scroll to.
     await page.locator(".timeline-panel table.attempts").waitFor();
+    for (const name of ["Sequence diagram", "Attempts on the ticket"]) {
+      const box = page.getByRole("group", { name, exact: true });
+      const [scrollWidth, clientWidth] = await box.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+      ok(scrollWidth > clientWidth, `${name}: wider than the phone (${scrollWidth} > ${clientWidth}), so it scrolls`);
+      const cue = await box.evaluate((el) => getComputedStyle(el, "::before").display);
+      equal(cue, "block", `${name}: the line saying it scrolls sideways shows`);
+      equal(await box.getAttribute("tabindex"), "0", `${name}: the keyboard can scroll it`);
+    }
+    const attempts = page.getByRole("group", { name: "Attempts on the ticket" });
+    const verdictColumn = attempts.getByRole("columnheader", { name: "Verdict" });
+    await attempts.evaluate((el) => { el.scrollLeft = el.scrollWidth; });
+    const [region, column] = [await attempts.boundingBox(), await verdictColumn.boundingBox()];
+    ok(column.x >= region.x && column.x + column.width <= region.x + region.width + 1, "scrolled, the Verdict column is in its box");
     equal(await axeViolations(page, ctx.root), [], "axe violations on a phone");
     await ctx.screenshot(page, "phone-misuse");
     noProblems(page);

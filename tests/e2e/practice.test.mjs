@@ -103,6 +103,11 @@ export const tests = {
     ok((await prod.textContent()).includes("A staging confirmation can only ever be spent on staging"));
     await page.reload();
     ok((await page.getByRole("region", { name: /Challenges/ }).getByRole("heading").textContent()).includes("1 of 4 done"), "progress survives a reload");
+    // Fix-It's pass shares the record, and is not one of the four.
+    await page.evaluate(() => localStorage.setItem("mrtr-lab-challenges", localStorage.getItem("mrtr-lab-challenges") + ",fix-it"));
+    await page.reload();
+    const heading = await page.getByRole("region", { name: /Challenges/ }).getByRole("heading").textContent();
+    ok(heading.includes("1 of 4 done"), `Fix-It's pass is not counted among the challenges: ${heading}`);
     noProblems(page);
     await page.context().close();
   },

@@ -24,8 +24,12 @@ function serve(root, args) {
 async function test(page, url) {
   const panel = page.getByRole("region", { name: "Test your server" });
   await panel.getByLabel("Server").fill(url);
-  await panel.getByRole("button", { name: "Test the server" }).click();
-  await panel.locator(".probe-summary").waitFor({ timeout: 60000 });
+  const button = panel.getByRole("button", { name: "Test the server" });
+  await button.click();
+  await page.waitForFunction(() => {
+    const summary = document.querySelector(".probe-summary");
+    return summary && !summary.textContent.startsWith("Testing") && !document.querySelector("mrtr-probe button[aria-disabled]");
+  }, null, { timeout: 60000 });
   return panel;
 }
 
@@ -39,10 +43,10 @@ export const tests = {
       equal(await panel.locator(".probe-summary").textContent(), "Passed: no attack got through. 18 refused, 3 not tested or inconclusive.");
       equal(await page.evaluate(() => document.activeElement?.className), "probe-summary", "focus moves to the summary");
       equal(await panel.locator(".probe-summary").getAttribute("role"), "status", "and it is announced");
-      ok((await panel.textContent()).includes("alice replays bob's ticket: refused by the principal check: -32602 Invalid requestState: issued to a different principal"));
+      ok((await panel.textContent()).includes("alice replays bob's ticket: stopped (the server answered: refused by the principal check: -32602 Invalid requestState: issued to a different principal"));
       // Its other targets come from its own lists: the prompt is the other method.
       const rows = await panel.locator("li").allTextContents();
-      ok(rows.some((row) => row.startsWith("✓Spend on another method: refused by the request check")), rows.join("\n"));
+      ok(rows.some((row) => row.startsWith("✓Spend on another method: stopped (the server answered: refused by the request check")), rows.join("\n"));
       panel = await test(page, careless.url);
       const summary = await panel.locator(".probe-summary").textContent();
       // By hand: unsigned tickets are believed whatever they say (integrity), and nothing
@@ -59,6 +63,7 @@ export const tests = {
       await panel.getByLabel("Server").fill("http://127.0.0.1:9/mcp");
       await panel.getByRole("button", { name: "Test the server" }).click();
       await panel.locator(".problem:not([hidden])").waitFor({ timeout: 30000 });
+      equal(await panel.locator(".probe-summary").isVisible(), false, "no summary beside the problem");
       ok((await panel.locator(".problem").textContent()).startsWith("nothing answers at 127.0.0.1:9"), await panel.locator(".problem").textContent());
       equal(await page.evaluate(() => document.activeElement?.className), "problem");
       await page.context().close();

@@ -3,46 +3,45 @@
 //   <script type="module" src="https://where-the-lab-is/mrtr-lab-element.js"></script>
 //   <mrtr-lab scenario="misuse-ticket" moves="tamper,alice" clock="20" theme="auto" compact></mrtr-lab>
 //
-// Every element on the page shares one WebAssembly module and one stylesheet, loaded once.
+// Every element on the page (and <mrtr-ticket>) shares one WebAssembly module and one
+// stylesheet, loaded once (mrtr-lab-module.js).
 // Each lives in its own shadow root, so the page's styles and the lab's do not meet.
 //
 // Attributes (each also a property that reflects it): situation, scenario, moves, clock,
-// record, signing, reply, step, theme, compact, picker, activity. Changing one (other than theme)
-// opens the lab again in the situation the attributes now describe.
+// record, signing, reply, step, theme, compact, picker, activity, and for a class hide
+// ("hints", "solutions"), scenarios (those offered) and class-code (in every xAPI statement),
+// which a lesson can set once for all its labs with <meta name="mrtr-lab" content="hide=…&
+// scenarios=…&class=…">. Changing one (other than theme) opens the lab again in the situation
+// the attributes now describe.
 //
 // Events (bubbles, composed; `detail` documented in README.md, "Embed the lab"):
 //   mrtr-lab:ready, mrtr-lab:verdict, mrtr-lab:step, mrtr-lab:challenge, mrtr-lab:quiz
 //
 // Methods: play(move) plays a move ("tamper", "alice", "honest", …) and returns whether it
-// was played (false for an unknown move, or in a scenario without moves); `situation` is the
-// share fragment of what the lab shows now.
-import { glue, styles, wasm } from "./mrtr-lab-build.js";
+// was played (false for an unknown move, or in a scenario without moves); reset() forgets
+// the learner's progress in this browser and opens every lab on the page again; `situation`
+// is the share fragment of what the lab shows now.
+import { labModule, labStyles } from "./mrtr-lab-module.js";
 
 const here = new URL(".", import.meta.url);
 const SITUATION = ["situation", "scenario", "moves", "clock", "record", "signing", "reply", "step", "activity"];
+// What an instructor sets, per element or for the whole lesson (a <meta name="mrtr-lab">):
+// the attribute's name, and the option's.
+const CLASS = [["hide", "hide"], ["scenarios", "scenarios"], ["class-code", "class"]];
+
+/** The lesson's own settings: `<meta name="mrtr-lab" content="hide=hints,solutions&scenarios=…&class=…">`. */
+function lessonSettings() {
+  const content = document.querySelector('meta[name="mrtr-lab"]')?.getAttribute("content") ?? "";
+  return new URLSearchParams(content);
+}
 // Attributes that are on or off: which panels the lab shows.
 const FLAGS = ["compact", "picker"];
 
-let shared;
 /** The module and the stylesheet, fetched once for every element on the page. */
-function load() {
-  shared ??= Promise.all([
-    import(new URL(glue, here).href).then(async (module) => {
-      await module.default({ module_or_path: new URL(wasm, here) });
-      return module;
-    }),
-    fetch(new URL(styles, here)).then(async (response) => {
-      if (!response.ok) throw new Error(`mrtr-lab: ${styles} answered ${response.status}`);
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync(await response.text());
-      return sheet;
-    }),
-  ]);
-  return shared;
-}
+const load = () => Promise.all([labModule(), labStyles()]);
 
 class MrtrLab extends HTMLElement {
-  static observedAttributes = [...SITUATION, ...FLAGS];
+  static observedAttributes = [...SITUATION, ...FLAGS, ...CLASS.map(([attribute]) => attribute)];
 
   #mounted = null;
   #pending = false;
@@ -68,6 +67,14 @@ class MrtrLab extends HTMLElement {
   /** Plays a move by id or alias; false when the lab is not ready or knows no such move. */
   play(move) {
     return this.#mounted ? this.#mounted.play(String(move)) : false;
+  }
+
+  /** Forgets the learner's progress in this browser (challenges, Fix-It), and opens every lab
+   *  on the page again: for a shared computer between two groups. */
+  async reset() {
+    const module = await labModule();
+    module.resetProgress();
+    for (const lab of document.querySelectorAll("mrtr-lab")) lab.#schedule();
   }
 
   /** The situation now, as the part after `#` of the lab's share link. */
@@ -100,6 +107,11 @@ class MrtrLab extends HTMLElement {
     for (const name of FLAGS) options[name] = this.hasAttribute(name);
     for (const name of SITUATION) {
       if (this.hasAttribute(name)) options[name] = this.getAttribute(name);
+    }
+    const lesson = lessonSettings();
+    for (const [attribute, option] of CLASS) {
+      const value = this.getAttribute(attribute) ?? lesson.get(option);
+      if (value !== null) options[option] = value;
     }
     options.activity ??= location.href.split("#")[0] + (this.id ? `#${this.id}` : "");
     this.#mounted = module.mountLab(root, options, (type, detail) => this.#emit(type, detail));

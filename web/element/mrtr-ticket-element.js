@@ -1,5 +1,6 @@
-// <mrtr-ticket>: a live requestState ticket for a slide or a lesson, opened by the codec's
-// JavaScript package (pkg/mrtr_js.js) in the reader's browser.
+// <mrtr-ticket>: a live requestState ticket for a slide or a lesson, opened in the reader's
+// browser by the codec in the lab's own module (mrtr-lab-module.js): a page with labs and
+// tickets loads one WebAssembly module.
 //
 //   <script type="module" src="https://where-the-lab-is/mrtr-ticket-element.js"></script>
 //   <mrtr-ticket principal="bob" env="staging"></mrtr-ticket>
@@ -9,26 +10,21 @@
 // sentence. The reader can edit the ticket, change
 // one character, present it as someone else, send it later, or spend it on another request.
 // After each opening it dispatches `mrtr-ticket:opened` (bubbles, composed) with the
-// codec's report ({ok, failedCheck, steps, error}) as `detail`.
-import init, { explain, inspect, mint, open } from "./pkg/mrtr_js.js";
-import { styles } from "./mrtr-lab-build.js";
+// verdict as `detail`: {ok, failedCheck, message, steps: [{status, sentence}]}.
+import { labModule, labStyles } from "./mrtr-lab-module.js";
 
-const here = new URL(".", import.meta.url);
 // A lab key, printed here on purpose: nothing on a lesson page is secret.
 const KEY = "mrtr-lab demo key, not a secret!";
-const TTL_MS = 120_000;
 
-let shared;
+let codec;
+let widgetSheet;
+/** The codec and the widget's own sheet, beside the lab's (shared with <mrtr-lab>). */
 function load() {
-  shared ??= Promise.all([
-    init({ module_or_path: new URL("pkg/mrtr_js_bg.wasm", here) }),
-    fetch(new URL(styles, here)).then(async (response) => {
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync((await response.text()) + WIDGET_CSS);
-      return sheet;
-    }),
-  ]).then(([, sheet]) => sheet);
-  return shared;
+  widgetSheet ??= Object.assign(new CSSStyleSheet(), {}).replace(WIDGET_CSS);
+  return Promise.all([labModule(), labStyles(), widgetSheet]).then(([module, sheet, widget]) => {
+    codec = module;
+    return [sheet, widget];
+  });
 }
 
 const WIDGET_CSS = `
@@ -46,8 +42,6 @@ const WIDGET_CSS = `
 .ticket-widget :is(.role-tag, .role-sealed-box) { color: var(--tag); }
 .ticket-widget .role-extra { color: var(--bad); }
 `;
-
-const request = (env) => ({ method: "tools/call", params: { name: "deploy", arguments: { env } } });
 
 function element(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -67,8 +61,7 @@ class MrtrTicket extends HTMLElement {
 
   async connectedCallback() {
     try {
-      const sheet = await load();
-      this.shadowRoot.adoptedStyleSheets = [sheet];
+      this.shadowRoot.adoptedStyleSheets = await load();
       if (!this.#ui) this.#build();
       this.#mint();
     } catch (error) {
@@ -139,28 +132,28 @@ class MrtrTicket extends HTMLElement {
     this.#ui.payloadSummary.textContent = mode === "sealed"
       ? "The payload: sealed, only the server can read it"
       : "The payload anyone can read (signed, not secret)";
-    this.#open(mint({ key: KEY, mode, principal, request: request(env), data: { env }, nowMs: 0, ttlMs: TTL_MS }));
+    // The codec mints one for the deploy (living 120 s), then opens it.
+    this.#open("", true);
   }
 
-  #open(ticket) {
-    this.#ticket = ticket;
+  /** Opens `ticket` (a new one, with `mint`) as the controls say, and shows what the checks say. */
+  #open(ticket, mint = false) {
     const { text, who, env, at, atLabel, parts, payload, checks, verdict } = this.#ui;
-    if (text.value !== ticket) text.value = ticket;
     atLabel.textContent = `${at.value} s`;
-    const options = { key: KEY, mode: this.#mode, principal: who.value, request: request(env.value), nowMs: Number(at.value) * 1000 };
-    const report = open(ticket, options);
-    const sentences = explain(ticket, options);
-    const seen = inspect(ticket);
+    const seen = JSON.parse(codec.ticketOpen(KEY, this.#mode === "sealed", mint, ticket, who.value, env.value, Number(at.value) * 1000));
+    this.#ticket = seen.ticket;
+    if (text.value !== seen.ticket) text.value = seen.ticket;
     parts.replaceChildren(...seen.parts.map((part, i) =>
       element("span", { className: `role-${part.role}`, title: part.role, textContent: (i ? "." : "") + part.text })));
     payload.textContent = seen.payload ? JSON.stringify(seen.payload, null, 2)
       : seen.sealed ? "Encrypted (XChaCha20-Poly1305): without the server's key there is nothing to read."
       : seen.problems.join("\n");
-    checks.replaceChildren(...report.steps.map((step, i) => element("li", { className: step.status, textContent: sentences[i] })));
-    verdict.textContent = report.ok
+    checks.replaceChildren(...seen.steps.map((step) => element("li", { className: step.status, textContent: step.sentence })));
+    verdict.textContent = seen.ok
       ? "Every check passed: the server would finish the deploy."
-      : `Refused by the ${report.failedCheck} check: ${report.error?.message ?? ""}`;
-    this.dispatchEvent(new CustomEvent("mrtr-ticket:opened", { detail: report, bubbles: true, composed: true }));
+      : `Refused by the ${seen.failedCheck} check: ${seen.message ?? ""}`;
+    const { ok, failedCheck, message, steps } = seen;
+    this.dispatchEvent(new CustomEvent("mrtr-ticket:opened", { detail: { ok, failedCheck, message, steps }, bubbles: true, composed: true }));
   }
 }
 

@@ -1,15 +1,26 @@
-// The lab's two probe panels as custom elements, in the page's own DOM (its styles apply):
+// The lab's panels that load when first near (probe, Fix-It, the continue code), as custom
+// elements in the page's own DOM (its styles apply):
 //
 //   <mrtr-probe>   "Test your server": the lab's attacks (the codec package's ProbeRun, built
 //                  from the lab's moves) sent with fetch to a server the learner names.
 //   <mrtr-fixit>   Fix-It: the learner writes the verifier; the lab's attacks run against the
 //                  lab's server using it, in a Web Worker stopped after TIME_LIMIT_MS.
+//   <mrtr-progress> the continue code that carries a learner's progress to another browser.
+//   <mrtr-quiz>    the quick check (quiz.js).
 //
-// The lab's page adds this module after its first render, and the codec package (pkg/) loads
-// on the first run: neither is part of the page's first load. A lesson page can use both:
+// The lab adds this module when one of these panels comes near the window, and the codec
+// package (pkg/) loads on the first run: neither is part of a page's first visit. A lesson page can use both:
 //   <script type="module" src="https://where-the-lab-is/probe/elements.js"></script>
 //   <mrtr-fixit></mrtr-fixit>
 import { HINTS, STARTER } from "./verifier.js";
+import "./quiz.js";
+
+// The parts' styles, in the page (inside a <mrtr-lab>'s shadow root the lab's sheet has them).
+if (!document.querySelector("link[data-mrtr-parts]")) {
+  const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href: new URL("parts.css", import.meta.url).href });
+  link.dataset.mrtrParts = "";
+  document.head.append(link);
+}
 
 /** How long a Fix-It run may take before its worker is stopped: the battery takes milliseconds. */
 export const TIME_LIMIT_MS = 5000;
@@ -34,16 +45,22 @@ const element = (tag, props = {}, ...children) => {
  *  attack got through. The same for a real server and for the learner's verifier. */
 export function resultRow(title, result, attack) {
   const grade = { must: "MUST", should: "SHOULD", note: "note" }[result.grade];
+  // The server's answer is quoted after the verdict, so "asked for input" reads as stopped
+  // in one row and as got through in another without contradicting itself.
   const [mark, state, said] = {
     completed: ["✓", "pass", "completed: the flow works"],
-    passed: ["✓", "pass", result.answered],
-    finding: ["✗", "fail", `got through (${grade}): ${result.answered}`],
+    passed: ["✓", "pass", `stopped (the server answered: ${result.answered})`],
+    finding: ["✗", "fail", `got through (${grade}); the server answered: ${result.answered}`],
     "not-tested": ["·", "skipped", `not tested: ${result.why}`],
     inconclusive: ["?", "skipped", `inconclusive: ${result.why}`],
   }[result.verdict];
-  const li = element("li", {}, element("span", { className: "mark", textContent: mark }),
-    element("strong", { textContent: title }), `: ${said}`);
-  li.dataset.state = state;
+  // The honest flow must complete: anything else is the one failure that hides every other.
+  const honestFailed = attack?.id === "honest" && result.verdict !== "completed";
+  const li = element("li", {}, element("span", { className: "mark", textContent: honestFailed ? "✗" : mark }),
+    element("strong", { textContent: title }),
+    honestFailed ? `: did not complete, so no attack can be judged. ${String(result.why ?? result.answered ?? "")
+      .replace(/^the honest (retry|flow) did not complete:? */, "The server answered: ")}` : `: ${said}`);
+  li.dataset.state = honestFailed ? "fail" : state;
   li.firstChild.setAttribute("aria-hidden", "true");
   if (result.verdict === "finding") {
     if (attack?.what) li.append(element("p", { textContent: `What it sent: ${attack.what}` }));
@@ -153,8 +170,10 @@ class MrtrProbe extends HTMLElement {
       this.button = element("button", { type: "button", textContent: "Test the server" }));
     this.problem = element("p", { className: "problem", role: "alert", hidden: true, tabIndex: -1 });
     this.results = element("ul", { className: "probe-results" });
-    this.results.setAttribute("aria-live", "polite");
-    this.summary = element("p", { className: "probe-summary", hidden: true, tabIndex: -1 });
+    // Shown when a run starts, before its verdict (a live region that appears with its text
+    // is not always read out), and focused when the run ends, so the keyboard carries on from
+    // the answer.
+    this.summary = element("p", { className: "probe-summary", tabIndex: -1, hidden: true });
     this.summary.setAttribute("role", "status");
     this.append(this.form, this.problem, this.summary, this.results);
     this.button.addEventListener("click", () => this.run());
@@ -166,9 +185,13 @@ class MrtrProbe extends HTMLElement {
   }
 
   async run() {
-    this.button.disabled = true;
+    // aria-disabled, not disabled: a disabled button loses the focus to the page's body.
+    if (this.button.getAttribute("aria-disabled") === "true") return;
+    this.button.setAttribute("aria-disabled", "true");
     this.button.textContent = "Testing…";
-    this.problem.hidden = this.summary.hidden = true;
+    this.problem.hidden = true;
+    this.summary.hidden = false;
+    this.summary.textContent = "Testing the server…";
     this.results.replaceChildren();
     const url = this.value("url");
     const setup = { call: this.value("call"), token: this.value("token") || undefined,
@@ -206,27 +229,54 @@ class MrtrProbe extends HTMLElement {
         : counts.finding === 0
           ? `Passed: no attack got through. ${counts.passed} refused, ${counts.other} not tested or inconclusive.`
           : `${counts.finding} got through (${counts.must} MUST). ${counts.passed} refused, ${counts.other} not tested or inconclusive.`;
-      this.summary.hidden = false;
       this.results.replaceChildren(...rows);
       this.summary.focus();
     } catch (error) {
+      this.summary.hidden = true;
       this.problem.textContent = String(error?.message ?? error);
       this.problem.hidden = false;
       this.problem.focus();
     } finally {
-      this.button.disabled = false;
+      this.button.removeAttribute("aria-disabled");
       this.button.textContent = "Test the server";
     }
   }
 }
 
-/** Where the challenges' progress is kept (crates/lab/src/components/challenges.rs). */
+/** Where the learner's progress is kept (crates/lab/src/progress.rs: the same keys). */
 const PROGRESS_KEY = "mrtr-lab-challenges";
 const CODE_KEY = "mrtr-lab-fixit-code";
 const FIX_IT = "fix-it";
 const stored = (key) => { try { return localStorage.getItem(key); } catch { return null; } };
 const store = (key, value) => { try { localStorage.setItem(key, value); } catch { /* storage off */ } };
 const done = () => (stored(PROGRESS_KEY) ?? "").split(",").filter(Boolean);
+
+/** Where `source` (the body of Fix-It's code box) stops parsing: {message, line, column}
+ *  (from 1), or null when it parses. A classic worker reports a syntax error in its script
+ *  with the line and column, which `new Function` does not; the code is wrapped in a function
+ *  that is never called, so nothing of it runs here. */
+export function syntaxError(source) {
+  const header = "function open$check(lab, accept, refuse) {\n";
+  const boot = URL.createObjectURL(new Blob([`${header}${source}\n}\npostMessage(null);`], { type: "text/javascript" }));
+  return new Promise((resolve) => {
+    const worker = new Worker(boot);
+    const end = (found) => { worker.terminate(); URL.revokeObjectURL(boot); resolve(found); };
+    worker.onmessage = () => end(null);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      const message = String(event.message ?? "").replace(/^Uncaught /, "");
+      end({ message, line: Math.max(1, (event.lineno || 2) - 1), column: Math.max(1, event.colno || 1) });
+    };
+  });
+}
+
+/** The offset in `text` of `line` and `column` (both from 1). */
+function offsetOf(text, line, column) {
+  const lines = text.split("\n");
+  let offset = 0;
+  for (let i = 0; i < Math.min(line - 1, lines.length); i++) offset += lines[i].length + 1;
+  return Math.min(text.length, offset + column - 1);
+}
 
 /** Runs `source` in a fresh worker: {report} or {error}; {error, stopped} after the limit.
  *  The worker starts from a blob that imports the module, so a lesson page on another
@@ -252,10 +302,14 @@ class MrtrFixIt extends HTMLElement {
     const id = `fixit-code-${Math.random().toString(36).slice(2, 8)}`;
     this.code = element("textarea", { id, spellcheck: false, value: stored(CODE_KEY) ?? STARTER, rows: 14 });
     this.code.setAttribute("autocapitalize", "off");
+    this.code.addEventListener("input", () => this.code.removeAttribute("aria-invalid"));
     this.button = element("button", { type: "button", textContent: "Run the attacks" });
     const reset = element("button", { type: "button", textContent: "Start again from the raw server" });
-    this.status = element("p", { className: "fixit-status" });
-    this.status.setAttribute("aria-live", "polite");
+    // A status shown when a run starts, before its verdict (so the verdict is read out),
+    // focused when the run ends.
+    this.status = element("p", { className: "fixit-status", id: `${id}-status`, tabIndex: -1, hidden: true });
+    this.status.setAttribute("role", "status");
+    this.code.setAttribute("aria-describedby", this.status.id);
     this.progress = element("p", { className: "muted" });
     this.results = element("ul", { className: "probe-results" });
     this.append(
@@ -276,42 +330,70 @@ class MrtrFixIt extends HTMLElement {
     this.showProgress();
   }
 
-  showProgress() {
-    this.progress.textContent = done().includes(FIX_IT) ? "You have passed this exercise." : "Not passed yet.";
+  /** The exercise's record, said so that it never contradicts this run's verdict above it. */
+  showProgress(passedNow) {
+    const before = done().includes(FIX_IT);
+    this.progress.textContent = passedNow === false && before
+      ? "An earlier run of yours passed; that pass is kept."
+      : before ? "You have passed this exercise." : "Not passed yet.";
+  }
+
+  /** Ends a run: the verdict in the status, which takes the focus (the button keeps it while running). */
+  #say(text, state) {
+    this.status.textContent = text;
+    if (state) this.status.dataset.state = state;
+    this.button.removeAttribute("aria-disabled");
+    this.status.focus();
   }
 
   async run() {
+    // aria-disabled, not disabled: a disabled button loses the focus to the page's body.
+    if (this.button.getAttribute("aria-disabled") === "true") return;
     const source = this.code.value;
     store(CODE_KEY, source);
-    this.button.disabled = true;
+    this.button.setAttribute("aria-disabled", "true");
+    this.status.hidden = false;
     this.status.textContent = "Running the attacks…";
     delete this.status.dataset.state;
     this.results.replaceChildren();
-    const { report, error } = await runInWorker(source);
-    this.button.disabled = false;
-    if (error) {
-      this.status.textContent = `Your verifier: ${error}.`;
-      this.status.dataset.state = "fail";
+    const broken = await syntaxError(source);
+    if (broken) {
+      this.code.setAttribute("aria-invalid", "true");
+      const at = offsetOf(source, broken.line, broken.column);
+      this.code.setSelectionRange(at, at + 1);
+      this.#say(`Your code does not parse: line ${broken.line}, column ${broken.column}: ${broken.message}.`, "fail");
+      this.showProgress(false);
       return;
     }
+    const { report, error } = await runInWorker(source);
+    if (error) {
+      this.#say(`Your verifier: ${error}.`, "fail");
+      this.showProgress(false);
+      return;
+    }
+    // Hints hidden for a graded session: by the lab (hide-hints) or the lesson's settings.
+    const lesson = new URLSearchParams(document.querySelector('meta[name="mrtr-lab"]')?.getAttribute("content") ?? "");
+    const hints = !this.hasAttribute("hide-hints") && !(lesson.get("hide") ?? "").split(/[\s,]+/).includes("hints");
     this.results.replaceChildren(...report.results.map((row) => {
-      const li = resultRow(row.title, row.result);
-      if (!row.ok && HINTS[row.attack]) li.append(element("p", { className: "hint", textContent: `Hint: ${HINTS[row.attack]}` }));
+      const li = resultRow(row.title, row.result, { id: row.attack });
+      // A hint where the verifier is wrong: an attack that got through, or the honest retry refused.
+      const wrong = row.result.verdict === "finding" || (row.attack === "honest" && !row.ok);
+      if (hints && wrong && HINTS[row.attack]) li.append(element("p", { className: "hint", textContent: `Hint: ${HINTS[row.attack]}` }));
       return li;
     }));
     const attacks = report.results.length - 1;
-    const through = report.results.filter((row) => !row.ok).length;
-    this.status.dataset.state = report.passed ? "pass" : "fail";
-    this.status.textContent = report.passed
+    const through = report.results.filter((row) => row.result.verdict === "finding").length;
+    this.#say(report.passed
       ? `Passed: all ${attacks} attacks refused, and the honest flow completed.`
       : report.results[0].ok
         ? `Not yet: ${through} of ${attacks} attacks got through.`
-        : "Not yet: the honest retry did not complete, and a verifier must let it through.";
+        : `Not yet: your verifier refused the honest retry, which must complete; until it does, no attack can be judged.`,
+    report.passed ? "pass" : "fail");
     if (report.passed) {
       if (!done().includes(FIX_IT)) store(PROGRESS_KEY, [...done(), FIX_IT].join(","));
       this.passed();
     }
-    this.showProgress();
+    this.showProgress(report.passed);
   }
 
   /** Says the exercise was passed: `mrtr-fixit:passed` (bubbles, composed). The lab turns
@@ -321,5 +403,83 @@ class MrtrFixIt extends HTMLElement {
   }
 }
 
+/** Base 32 without the letters read as digits (I, L, O, U). */
+const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const checkLetter = (bits) => ALPHABET[(bits * 7 + 11) % 32];
+const digitsFor = (ids) => Math.max(1, Math.ceil(ids.length / 5));
+
+/** The continue code of `done` among `ids` (in their order): "MRTR-", which are done as bits in
+ *  base 32, and a check letter that catches a mistyped code. */
+export function continueCode(ids, done) {
+  const bits = ids.reduce((sum, id, i) => sum + (done.includes(id) ? 2 ** i : 0), 0);
+  let value = "";
+  for (let i = 0, rest = bits; i < digitsFor(ids); i++, rest = Math.floor(rest / 32)) value = ALPHABET[rest % 32] + value;
+  return `MRTR-${value}${checkLetter(bits)}`;
+}
+
+/** The ids a continue code says are done, or `{error}` saying why it is not one. */
+export function readContinueCode(ids, code) {
+  const letters = String(code).trim().toUpperCase().replace(/^MRTR-/, "");
+  if (letters.length !== digitsFor(ids) + 1) return { error: `a continue code is MRTR- and ${digitsFor(ids) + 1} letters` };
+  let bits = 0;
+  for (const letter of letters.slice(0, -1)) {
+    const digit = ALPHABET.indexOf(letter);
+    if (digit < 0) return { error: `"${letter}" is in no continue code` };
+    bits = bits * 32 + digit;
+  }
+  if (bits >= 2 ** ids.length || checkLetter(bits) !== letters.at(-1)) return { error: "that code has a typo: check its letters" };
+  return { done: ids.filter((_, i) => Math.floor(bits / 2 ** i) % 2 === 1) };
+}
+
+/** "Continue in another browser": the continue code of this browser's progress, and a field
+ *  that takes another browser's. The lab places it in the challenges panel with `ids`, the
+ *  ids a code carries; after a code is taken it dispatches `mrtr-lab:progress` (bubbles,
+ *  composed), on which the lab reads the record again (crates/lab/src/progress.rs). */
+class MrtrProgress extends HTMLElement {
+  connectedCallback() {
+    if (this.code) return;
+    const id = `continue-${Math.random().toString(36).slice(2, 8)}`;
+    this.code = element("code", { className: "continue-code" });
+    this.input = element("input", { id, autocomplete: "off", spellcheck: false });
+    this.status = element("p", { role: "status" });
+    const form = element("form", { className: "continue-form" },
+      element("label", { htmlFor: id, textContent: "A code from another browser " }), this.input,
+      element("button", { type: "submit", className: "secondary", textContent: "Continue" }));
+    const details = element("details", { className: "continue" },
+      element("summary", { textContent: "Continue in another browser" }),
+      element("p", {}, "Your continue code: ", this.code), form, this.status);
+    details.addEventListener("toggle", () => this.show());
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.take(this.input.value);
+    });
+    this.append(details);
+    this.show();
+  }
+
+  get ids() {
+    return (this.getAttribute("ids") ?? "").split(",").filter(Boolean);
+  }
+
+  show() {
+    this.code.textContent = continueCode(this.ids, done());
+  }
+
+  take(code) {
+    const read = readContinueCode(this.ids, code);
+    if (read.error) {
+      this.status.textContent = `Not continued: ${read.error}.`;
+      return;
+    }
+    const merged = [...new Set([...done(), ...read.done])];
+    store(PROGRESS_KEY, merged.join(","));
+    this.input.value = "";
+    this.show();
+    this.status.textContent = `Continued: ${merged.filter((id) => this.ids.includes(id)).length} of ${this.ids.length} done in this browser now.`;
+    this.dispatchEvent(new CustomEvent("mrtr-lab:progress", { bubbles: true, composed: true }));
+  }
+}
+
 customElements.get("mrtr-probe") ?? customElements.define("mrtr-probe", MrtrProbe);
+customElements.get("mrtr-progress") ?? customElements.define("mrtr-progress", MrtrProgress);
 customElements.get("mrtr-fixit") ?? customElements.define("mrtr-fixit", MrtrFixIt);

@@ -178,12 +178,16 @@ pub fn fix_it(
         store: StateStore::default(),
         now_ms: START_MS,
     };
-    let mut results = Vec::new();
+    let mut results: Vec<Row> = Vec::new();
     for attack in BATTERY {
-        let result = attack.run(&setup, |send| {
-            // Each line a second after the last, a ticket's lifetime later when it waits.
-            door.now_ms += 1_000 + send.wait_ms;
-            Reply::from(Ok(door.handle(&send.message, send.bearer.as_deref())))
+        // The honest flow runs first: when the verifier refuses it, no attack can say anything.
+        let after_honest = results.first().and_then(|honest| Verdict::after_honest(&honest.result));
+        let result = after_honest.unwrap_or_else(|| {
+            attack.run(&setup, |send| {
+                // Each line a second after the last, a ticket's lifetime later when it waits.
+                door.now_ms += 1_000 + send.wait_ms;
+                Reply::from(Ok(door.handle(&send.message, send.bearer.as_deref())))
+            })
         });
         let ok = matches!(result, Verdict::Completed | Verdict::Passed { .. });
         results.push(Row { attack: attack.by.id(), title: attack.by.title(), what: attack.by.what(), result, ok });

@@ -27,6 +27,19 @@ pub fn store(key: &str, value: &str) {
     }
 }
 
+/// Removes what the browser keeps under `key`.
+pub fn forget(key: &str) {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(key);
+    }
+}
+
+/// The page's query (`?hide=hints&…`), to read by name.
+pub fn query() -> Option<web_sys::UrlSearchParams> {
+    let search = web_sys::window()?.location().search().ok()?;
+    web_sys::UrlSearchParams::new_with_str(&search).ok()
+}
+
 /// The page's address without its fragment.
 pub fn page_address() -> String {
     let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();

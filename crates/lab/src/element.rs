@@ -11,6 +11,7 @@
 //! mounted.unmount();
 //! ```
 
+use crate::class::Class;
 use crate::host::{Host, LabEvent};
 use crate::setup::Setup;
 use crate::share;
@@ -64,8 +65,8 @@ pub struct Props {
 /// The lab inside one `<mrtr-lab>`.
 #[component(ElementLab)]
 pub fn element_lab(props: &Props) -> Html {
-    let setup = props.setup.clone();
-    let (state, send) = crate::view::use_lab(move || setup.open());
+    let (setup, class) = (props.setup.clone(), props.host.class.clone());
+    let (state, send) = crate::view::use_lab(move || class.keep(setup.open()));
     {
         let mut shared = props.outlet.0.borrow_mut();
         shared.send = Some(send.clone());
@@ -121,11 +122,18 @@ fn text(options: &JsValue, name: &str) -> Option<String> {
     value.as_string().or_else(|| js_sys::Number::from(value.as_f64()?).to_string_with_radix(10).ok().map(String::from))
 }
 
+/// Forgets the learner's progress in this browser (challenges met, Fix-It's pass and code):
+/// the element's `reset()`, before it opens its labs again.
+#[wasm_bindgen(js_name = resetProgress)]
+pub fn reset_progress() {
+    crate::progress::reset();
+}
+
 /// Mounts a lab inside `root` (an element in the custom element's shadow root). Options are
 /// the element's attributes (`situation`, `scenario`, `moves`, `clock`, `record`, `signing`,
-/// `reply`, `step`, `compact`, `picker`) plus `activity` (the lesson's activity IRI, prefix of the
-/// xAPI object ids) and `labPage` (the lab's own page, for share links). `emit(name, detail)`
-/// hears every event.
+/// `reply`, `step`, `compact`, `picker`), what an instructor set (`hide`, `scenarios`, `class`:
+/// [`Class`]), `activity` (the lesson's activity IRI, prefix of the xAPI object ids) and
+/// `labPage` (the lab's own page, for share links). `emit(name, detail)` hears every event.
 #[wasm_bindgen(js_name = mountLab)]
 pub fn mount_lab(root: web_sys::Element, options: JsValue, emit: js_sys::Function) -> MountedLab {
     crate::panic::install_panic_hook();
@@ -133,12 +141,15 @@ pub fn mount_lab(root: web_sys::Element, options: JsValue, emit: js_sys::Functio
     let (compact, picker) = (flag("compact"), flag("picker"));
     let lab_page = text(&options, "labPage").unwrap_or_default();
     let activity = text(&options, "activity").unwrap_or_else(|| lab_page.clone());
+    let class = Rc::new(Class::read(&mut |name| text(&options, name)));
+    let code = class.code.clone();
     let host = Host {
         emit: Callback::from(move |event: LabEvent| {
-            let _ = emit.call2(&JsValue::NULL, &event.name().into(), &event.detail_js(&activity));
+            let _ = emit.call2(&JsValue::NULL, &event.name().into(), &event.detail_js(&activity, code.as_deref()));
         }),
         lab_page: lab_page.into(),
         owns_document: false,
+        class,
     };
     let outlet = Outlet::default();
     let props = Props {

@@ -2,12 +2,15 @@
 //! lab for pages that cannot run scripts of their own. It posts its height to the parent
 //! after every render, and acts only on messages from the parent origin it was given.
 //!
-//! Messages it sends: `{type: "mrtr-lab:height", height}` (pixels), and every
+//! Messages it sends: `{type: "mrtr-lab:ready", situation}` once it is drawn,
+//! `{type: "mrtr-lab:height", height}` (pixels), and every
 //! [`LabEvent`](crate::host::LabEvent)'s detail (`{type: "mrtr-lab:verdict", by, check,
 //! accepted, …, statement}` after each move, a step, a challenge, the quiz).
-//! Messages it accepts, from `parent` only: `{type: "mrtr-lab:play", move}` (a move id).
+//! Messages it accepts, from `parent` only: `{type: "mrtr-lab:play", move}` (a move id) and
+//! `{type: "mrtr-lab:reset"}` (forget the learner's progress in this browser, and reload).
 
 use crate::browser::{apply_theme, page_address};
+use crate::class::Class;
 use crate::host::{self, Host};
 use crate::setup::Setup;
 use crate::state::Action;
@@ -29,6 +32,8 @@ pub struct EmbedParams {
     pub parent: Option<String>,
     /// The lesson's activity IRI, the prefix of the ids in events' xAPI statements.
     pub activity: Option<String>,
+    /// What the instructor set (`hide`, `scenarios`, `class`).
+    pub class: std::rc::Rc<Class>,
 }
 
 /// The embed parameters, when this page is `embed.html`.
@@ -37,13 +42,13 @@ pub fn params() -> Option<EmbedParams> {
     if !location.pathname().ok()?.ends_with("/embed.html") {
         return None;
     }
-    let search = location.search().ok().unwrap_or_default();
-    let query = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    let query = crate::browser::query()?;
     Some(EmbedParams {
         setup: Setup::read(|name| query.get(name)),
         theme: query.get("theme"),
         parent: query.get("parent").or_else(|| location.origin().ok()),
         activity: query.get("activity"),
+        class: Class::read(&mut |name| query.get(name)).into(),
     })
 }
 
@@ -63,9 +68,18 @@ pub fn post_height() {
     post(&message);
 }
 
+/// Tells the parent the lab is ready: `{type: "mrtr-lab:ready", situation}`, as the
+/// element's `mrtr-lab:ready` event says it.
+pub fn post_ready(situation: &str) {
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"type".into(), &"mrtr-lab:ready".into());
+    let _ = js_sys::Reflect::set(&message, &"situation".into(), &situation.into());
+    post(&message);
+}
+
 /// Tells the parent what happened: the event's documented detail.
-pub fn post_event(event: &host::LabEvent, activity: &str) {
-    post(&event.detail_js(activity));
+pub fn post_event(event: &host::LabEvent, activity: &str, class_code: Option<&str>) {
+    post(&event.detail_js(activity, class_code));
 }
 
 /// The move a message asks for, if it comes from `parent` and has the documented shape.
@@ -80,6 +94,13 @@ pub fn accepted_move(origin: &str, parent: &str, data: &JsValue) -> Option<Move>
     Move::from_id(&js_sys::Reflect::get(data, &"move".into()).ok()?.as_string()?)
 }
 
+/// Whether a message from `origin` is `parent`'s `{type: "mrtr-lab:reset"}`.
+pub fn is_reset(origin: &str, parent: &str, data: &JsValue) -> bool {
+    origin == parent
+        && js_sys::Reflect::get(data, &"type".into()).ok().and_then(|t| t.as_string()).as_deref()
+            == Some("mrtr-lab:reset")
+}
+
 /// Listens for the parent's messages; the listener lives as long as the page.
 pub fn listen(parent: String, send: Callback<Action>) {
     let Some(window) = web_sys::window() else { return };
@@ -87,6 +108,12 @@ pub fn listen(parent: String, send: Callback<Action>) {
         let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
         if let Some(by) = accepted_move(&event.origin(), &parent, &event.data()) {
             send.emit(Action::Play(by));
+        } else if is_reset(&event.origin(), &parent, &event.data()) {
+            // Progress forgotten, and the page opened again without it.
+            crate::progress::reset();
+            if let Some(window) = web_sys::window() {
+                let _ = window.location().reload();
+            }
         }
     })
     .forget();
@@ -102,8 +129,8 @@ pub struct EmbeddedProps {
 /// The compact lab inside an iframe (`embed.html`).
 #[component(Embedded)]
 pub fn embedded(props: &EmbeddedProps) -> Html {
-    let setup = props.params.setup.clone();
-    let (lab, send) = view::use_lab(|| setup.open());
+    let (setup, class) = (props.params.setup.clone(), props.params.class.clone());
+    let (lab, send) = view::use_lab(|| class.keep(setup.open()));
     {
         let (send, parent, theme) = (send.clone(), props.params.parent.clone(), props.params.theme.clone());
         use_effect_with((), move |_| {
@@ -113,18 +140,31 @@ pub fn embedded(props: &EmbeddedProps) -> Html {
             }
         });
     }
-    let host = use_memo(props.params.activity.clone(), |activity| {
+    let host = use_memo((props.params.activity.clone(), props.params.class.clone()), |(activity, class)| {
         let page = page_address();
         let lab_page = page.rsplit_once('/').map_or(page.clone(), |(dir, _)| format!("{dir}/"));
         let activity = activity.clone().unwrap_or_else(|| lab_page.clone());
+        let code = class.code.clone();
         Host {
-            emit: Callback::from(move |event: host::LabEvent| post_event(&event, &activity)),
+            emit: Callback::from(move |event: host::LabEvent| post_event(&event, &activity, code.as_deref())),
             lab_page: lab_page.into(),
             owns_document: true,
+            class: class.clone(),
         }
     });
     use_effect(post_height);
+    {
+        // Once, after the first render: the parent may now send moves (docs/EMBEDDING.md).
+        let situation = crate::share::to_fragment(&lab);
+        use_effect_with((), move |_| post_ready(&situation));
+    }
+    // The iframe is a document of its own: its heading names it (the compact layout has no
+    // page header), for a screen reader's list of headings; the sighted see the lab's intro.
+    let title = mrtr_sim::scenarios::find(lab.scenario).map_or("", |s| s.title);
     html! {
-        <LabView {lab} {send} layout={Layout::Compact} host={(*host).clone()} />
+        <>
+            <h1 class="skip">{ format!("mrtr-lab: {title}") }</h1>
+            <LabView {lab} {send} layout={Layout::Compact} host={(*host).clone()} />
+        </>
     }
 }

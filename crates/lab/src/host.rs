@@ -17,6 +17,7 @@
 //! assert_eq!(detail["statement"]["result"]["score"]["scaled"], 0.8);
 //! ```
 
+use crate::class::Class;
 use crate::state::Lab;
 use mrtr_sim::scenarios::{Answered, Verdict};
 use serde_json::json;
@@ -60,6 +61,9 @@ pub enum LabEvent {
         max: usize,
     },
 }
+
+/// The xAPI context extension that carries a class code (docs/EMBEDDING.md, "For a class").
+pub const CLASS_EXTENSION: &str = "urn:mrtr-lab:class-code";
 
 const VERB_ATTEMPTED: &str = "http://adlnet.gov/expapi/verbs/attempted";
 const VERB_EXPERIENCED: &str = "http://adlnet.gov/expapi/verbs/experienced";
@@ -158,9 +162,20 @@ impl LabEvent {
         detail
     }
 
-    /// [`detail`](LabEvent::detail) as a JavaScript object, for `CustomEvent` and `postMessage`.
-    pub fn detail_js(&self, activity: &str) -> wasm_bindgen::JsValue {
-        js_sys::JSON::parse(&self.detail(activity).to_string()).unwrap_or(wasm_bindgen::JsValue::NULL)
+    /// [`detail`](LabEvent::detail) in a class: with its code as `classCode`, and in the
+    /// statement's context as the extension [`CLASS_EXTENSION`] (an LMS reports by it).
+    pub fn detail_in(&self, activity: &str, class_code: Option<&str>) -> Value {
+        let mut detail = self.detail(activity);
+        if let Some(code) = class_code {
+            detail["classCode"] = code.into();
+            detail["statement"]["context"] = json!({ "extensions": { CLASS_EXTENSION: code } });
+        }
+        detail
+    }
+
+    /// [`detail_in`](LabEvent::detail_in) as a JavaScript object, for `CustomEvent` and `postMessage`.
+    pub fn detail_js(&self, activity: &str, class_code: Option<&str>) -> wasm_bindgen::JsValue {
+        js_sys::JSON::parse(&self.detail_in(activity, class_code).to_string()).unwrap_or(wasm_bindgen::JsValue::NULL)
     }
 
     /// The verdict of the lab's latest attempt.
@@ -179,6 +194,8 @@ pub struct Host {
     /// Whether the lab is the whole document (its own page, the iframe), and so its `main`
     /// landmark; inside a lesson page it is a labelled region of someone else's page.
     pub owns_document: bool,
+    /// What the instructor set: hidden hints and solutions, the scenarios offered.
+    pub class: Rc<Class>,
 }
 
 impl std::fmt::Debug for Host {
@@ -188,9 +205,9 @@ impl std::fmt::Debug for Host {
 }
 
 impl Host {
-    /// A host that ignores events, for the lab's own page.
+    /// A host that ignores events, for the lab's own page, which sets nothing for a class.
     pub fn page(lab_page: &str) -> Host {
-        Host { emit: Callback::noop(), lab_page: lab_page.into(), owns_document: true }
+        Host { emit: Callback::noop(), lab_page: lab_page.into(), owns_document: true, class: Rc::default() }
     }
 
     /// The share link to this situation.
@@ -225,6 +242,15 @@ mod tests {
         assert_eq!(detail["accepted"], true);
         assert_eq!(detail["check"], Value::Null);
         assert_eq!(detail["statement"]["verb"]["display"]["en-US"], "attempted");
+    }
+
+    #[test]
+    fn a_class_code_is_in_the_detail_and_the_statement_context() {
+        let event = LabEvent::Quiz { score: 3, max: 5 };
+        let detail = event.detail_in("urn:x", Some("CS-101"));
+        assert_eq!(detail["classCode"], "CS-101");
+        assert_eq!(detail["statement"]["context"]["extensions"][CLASS_EXTENSION], "CS-101");
+        assert_eq!(event.detail_in("urn:x", None), event.detail("urn:x"));
     }
 
     #[test]

@@ -14,6 +14,7 @@
 #![deny(missing_docs)]
 
 pub mod browser;
+pub mod class;
 pub mod components;
 pub mod diagrams;
 pub mod element;
@@ -21,26 +22,36 @@ pub mod embed;
 pub mod host;
 pub mod page;
 pub mod panic;
+pub mod progress;
 pub mod setup;
 pub mod share;
 pub mod state;
+pub mod ticket_widget;
+
 pub mod view;
 
-/// Starts what the page asks for, after installing the panic hook: the iframe lab on
-/// `embed.html`, the whole lab on a page whose body says `data-mrtr-lab="page"` (index.html),
-/// and nothing on other pages: there `<mrtr-lab>` elements mount themselves ([`element`]).
+/// The id of the element the lab's page and the iframe draw the app in (index.html).
+pub const APP_ROOT: &str = "mrtr-lab-app";
+
+/// Starts what the page asks for, after installing the panic hook, in the page's
+/// [`APP_ROOT`]: the iframe lab on `embed.html`, the whole lab on a page whose body says
+/// `data-mrtr-lab="page"` (index.html), and nothing on other pages: there `<mrtr-lab>`
+/// elements mount themselves ([`element`]).
 pub fn start() {
     browser::mark("mrtr-lab:start");
     panic::install_panic_hook();
+    let document = web_sys::window().and_then(|w| w.document());
+    // The app's own element in the page (index.html: after the skip links, which the app
+    // would otherwise clear away); a page without one is a lesson page.
+    let Some(root) = document.as_ref().and_then(|d| d.get_element_by_id(APP_ROOT)) else { return };
     if let Some(params) = embed::params() {
-        yew::Renderer::<embed::Embedded>::with_props(embed::EmbeddedProps { params }).render();
+        yew::Renderer::<embed::Embedded>::with_root_and_props(root, embed::EmbeddedProps { params }).render();
         return;
     }
-    let document = web_sys::window().and_then(|w| w.document());
     if document
         .and_then(|d| d.body())
         .is_some_and(|body| body.get_attribute("data-mrtr-lab").as_deref() == Some("page"))
     {
-        yew::Renderer::<page::App>::new().render();
+        yew::Renderer::<page::App>::with_root(root).render();
     }
 }

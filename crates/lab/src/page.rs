@@ -98,8 +98,6 @@ pub fn app() -> Html {
     let host = use_memo((), |_| Host::page(&page_address()));
     html! {
         <>
-            // To the main landmark (`share::MAIN_ID`).
-            <a class="skip" href="#lab-main">{ "Skip to the lab" }</a>
             { header(&theme, &on_theme) }
             <LabView lab={state} {send} layout={Layout::Full} host={(*host).clone()} />
             <footer class="site-footer">

@@ -4,8 +4,6 @@
 
 use crate::components::{
     answer::answer,
-    campaign::CampaignPanel,
-    challenges::Challenges,
     checks::checks,
     controls::controls,
     editor::editor,
@@ -13,9 +11,8 @@ use crate::components::{
     intro::{intro, intro_compact},
     ledger::ledger_panel,
     moves::moves,
+    parts::AfterLab,
     picker::picker,
-    probe::{FixItPanel, ProbePanel},
-    quiz::Quiz,
     request::request_writer,
     sequence::sequence_panel,
     status::status,
@@ -210,17 +207,7 @@ pub fn lab_view(props: &Props) -> Html {
                 </div>
             </@>
             if let Some(later) = later {
-                <div class="after-lab">
-                    if takes_moves {
-                        <CampaignPanel lab={later.clone()} host={host.clone()} />
-                    }
-                    <Challenges lab={later} send={send.clone()} host={host.clone()} />
-                    <Quiz send={send.clone()} host={host.clone()} />
-                    if host.owns_document {
-                        <ProbePanel host={host.clone()} />
-                    }
-                    <FixItPanel host={host.clone()} />
-                </div>
+                <AfterLab lab={later} send={send.clone()} host={host.clone()} />
             }
         </>
     }

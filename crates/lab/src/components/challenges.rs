@@ -1,35 +1,17 @@
 //! Challenges with an automatic success check, hints, and progress kept in the browser.
 
+use super::parts::FIX_IT;
 use super::{region::heading, situation_link};
 use crate::host::{Host, LabEvent};
+use crate::progress::{self, mark, save};
 use crate::state::{Action, Lab};
 use mrtr_sim::challenges::CHALLENGES;
 use std::rc::Rc;
 use yew::prelude::*;
 
-const PROGRESS_KEY: &str = "mrtr-lab-challenges";
-
-/// The ids of the challenges done, in the order they were done (a handful: a list, not a set).
-fn load() -> Vec<String> {
-    let saved = crate::browser::stored(PROGRESS_KEY).unwrap_or_default();
-    let mut done = Vec::new();
-    for id in saved.split(',').filter(|id| !id.is_empty()) {
-        mark(&mut done, id);
-    }
-    done
-}
-
-/// Adds `id` to `done`; false if it was there already.
-fn mark(done: &mut Vec<String>, id: &str) -> bool {
-    let new = !done.iter().any(|d| d == id);
-    if new {
-        done.push(id.to_owned());
-    }
-    new
-}
-
-fn save(done: &[String]) {
-    crate::browser::store(PROGRESS_KEY, &done.join(","));
+/// The ids a continue code carries, in its order: the challenges, then Fix-It.
+fn progress_ids() -> String {
+    CHALLENGES.iter().map(|c| c.id).chain([FIX_IT]).collect::<Vec<_>>().join(",")
 }
 
 /// What the student asked of one challenge on this page: hints shown, and whether they gave up.
@@ -49,13 +31,21 @@ pub struct Props {
     /// Where the lab runs: hears of each challenge met, and says whether the panel is a
     /// region landmark (region.rs).
     pub host: Host,
+    /// How many times the record was changed from outside (a continue code): a new number
+    /// reads it again.
+    pub progress: u32,
 }
 
 /// The challenges panel. When a challenge's check first passes, the host hears of it.
 #[component(Challenges)]
 pub fn challenges(props: &Props) -> Html {
     let host = &props.host;
-    let done = use_state(load);
+    let done = use_state(progress::load);
+    {
+        // <mrtr-progress> changed the record (a continue code): read it again (parts.rs).
+        let done = done.clone();
+        use_effect_with(props.progress, move |_| done.set(progress::load()));
+    }
     let asked = use_state(|| vec![Asked::default(); CHALLENGES.len()]);
     {
         let (done, emit) = (done.clone(), host.emit.clone());
@@ -76,17 +66,22 @@ pub fn challenges(props: &Props) -> Html {
     let reset = {
         let done = done.clone();
         Callback::from(move |_: MouseEvent| {
-            save(&[]);
+            progress::reset();
             done.set(Vec::new());
         })
     };
-    let title = format!("Challenges: {} of {} done", done.len().min(CHALLENGES.len()), CHALLENGES.len());
+    // The challenges in the scenarios the class is offered. The same record holds Fix-It's
+    // pass (web/probe/elements.js): only these count here.
+    let class = host.class.clone();
+    let offered = || CHALLENGES.iter().enumerate().filter(|(_, c)| class.offers(c.scenario));
+    let met = offered().filter(|(_, c)| done.iter().any(|d| d == c.id)).count();
+    let title = format!("Challenges: {met} of {} done", offered().count());
     let reset = html! { <button type="button" class="secondary" onclick={reset}>{ "Reset progress" }</button> };
     html! {
         <section class="challenges" aria-labelledby={host.owns_document.then_some("challenges-title")}>
             { heading("challenges-title", title, Some(reset)) }
             <ol class="challenge-list">
-                { for CHALLENGES.iter().enumerate().map(|(i, c)| {
+                { for offered().map(|(i, c)| {
                     let achieved = done.iter().any(|d| d == c.id);
                     let Asked { hints: shown, given_up } = asked[i];
                     let more = {
@@ -116,10 +111,10 @@ pub fn challenges(props: &Props) -> Html {
                                 <ol class="hints">{ for c.hints[..shown].iter().map(|h| html! { <li>{ *h }</li> }) }</ol>
                             }
                             <div class="challenge-actions">
-                                if shown < 3 && !achieved {
+                                if shown < 3 && !achieved && !class.hide_hints {
                                     <button type="button" class="secondary" onclick={more}>{ "Show a hint" }</button>
                                 }
-                                if c.impossible.is_some() && !given_up && !achieved {
+                                if c.impossible.is_some() && !given_up && !achieved && !class.hide_solutions {
                                     <button type="button" class="secondary" onclick={give_up}>{ "Give up" }</button>
                                 }
                             </div>
@@ -130,6 +125,7 @@ pub fn challenges(props: &Props) -> Html {
                     }
                 }) }
             </ol>
+            <mrtr-progress ids={progress_ids()}></mrtr-progress>
         </section>
     }
 }

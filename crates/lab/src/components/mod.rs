@@ -13,6 +13,7 @@ pub mod header;
 pub mod intro;
 pub mod ledger;
 pub mod moves;
+pub mod parts;
 pub mod picker;
 pub mod probe;
 pub mod quiz;
@@ -82,6 +83,13 @@ pub fn shown_line(line: &str) -> String {
         cut -= 1;
     }
     format!("{}… ({} bytes in all: the copy button copies them all)", &line[..cut], line.len())
+}
+
+/// `content` (a diagram, a table) in a box that scrolls sideways when it is wider than its
+/// panel: focusable, so the keyboard scrolls it too, and named for what it holds. Where it is
+/// wider (a phone), a line above it says so (web/styles/base.css: a scroll-state query).
+pub fn scrolls(label: &'static str, content: Html) -> Html {
+    html! { <div class="scroll-x" tabindex="0" role="group" aria-label={label}>{ content }</div> }
 }
 
 /// A table's head: a column heading for each name.

@@ -5,12 +5,13 @@ use crate::state::Action;
 use mrtr_sim::scenarios::SCENARIOS;
 use yew::prelude::*;
 
-/// One button per scenario; the open one is pressed.
+/// One button per scenario the class is offered; the open one is pressed.
 pub fn picker(props: &Panel) -> Html {
+    let class = &props.host.class;
     html! {
         <nav class="picker" aria-label="Scenarios">
             <ul>
-                { for SCENARIOS.iter().map(|s| {
+                { for SCENARIOS.iter().filter(|s| class.offers(s.id)).map(|s| {
                     let send = props.send.clone();
                     let id = s.id;
                     let pressed = props.lab.scenario == id;

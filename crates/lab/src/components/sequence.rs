@@ -24,7 +24,7 @@ pub fn sequence_panel(props: &Panel) -> Html {
     html! {
         <section class="sequence-panel" aria-labelledby={props.host.owns_document.then_some("sequence-title")}>
             { heading("sequence-title", "Sequence", Some(stepper)) }
-            <div class="scroll-x" tabindex="0">{ sequence::diagram(&events[..shown]) }</div>
+            { super::scrolls("Sequence diagram", sequence::diagram(&events[..shown])) }
             <details>
                 <summary>{ "The diagram as text" }</summary>
                 { sequence::text_twin(&events[..shown]) }

@@ -15,8 +15,8 @@ pub fn timeline_panel(props: &Panel) -> Html {
     html! {
         <section class="timeline-panel" aria-labelledby={props.host.owns_document.then_some("timeline-title")}>
             { heading("timeline-title", "Against the clock", None) }
-            <div class="scroll-x" tabindex="0">{ timeline::diagram(verdicts, minted_ms, 120_000) }</div>
-            <div class="scroll-x" tabindex="0">
+            { super::scrolls("Timeline of the attempts", timeline::diagram(verdicts, minted_ms, 120_000)) }
+            { super::scrolls("Attempts on the ticket", html! {
                 <table class="attempts">
                     <caption>{ "Attempts on the ticket" }</caption>
                     { super::column_heads(&["Move", "Time", "Ticket", "Token", "Replica", "Verdict"]) }
@@ -38,7 +38,7 @@ pub fn timeline_panel(props: &Panel) -> Html {
                         }) }
                     </tbody>
                 </table>
-            </div>
+            }) }
         </section>
     }
 }

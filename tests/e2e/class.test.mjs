@@ -1,0 +1,170 @@
+// What an instructor sets for a class (docs/EMBEDDING.md, "For a class"): hints and solutions
+// hidden, the scenarios offered, a class code in every xAPI statement, as element attributes,
+// one lesson-level <meta>, and the iframe's query; progress reset, and carried to another
+// browser by a continue code.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { serve } from "../../scripts/static-server.mjs";
+import { axeViolations, equal, noProblems, ok, watchConsole } from "./assert.mjs";
+
+/** A lesson page (its own origin) with `head` and `body`, recording every lab event. */
+async function lesson(ctx, name, head, body, context) {
+  const dir = join(ctx.root, "target", "e2e-class");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.html`), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${name}</title>${head}</head><body>
+    <main><h1>A graded lesson</h1>
+    <script type="module" src="${ctx.baseUrl}mrtr-lab-element.js"></script>
+    ${body}</main>
+    <script>
+      window.events = [];
+      for (const type of ["mrtr-lab:ready", "mrtr-lab:verdict", "mrtr-lab:challenge", "mrtr-lab:quiz"]) {
+        document.addEventListener(type, (e) => window.events.push({ type, detail: e.detail }));
+      }
+    </script></body></html>`);
+  const { server, url } = await serve(dir);
+  context ??= await ctx.browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  watchConsole(page);
+  await page.goto(`${url}${name}.html`);
+  await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-lab:ready"));
+  page.done = async () => { await context.close(); server.close(); };
+  return page;
+}
+
+const VOUCHER = "One-time voucher and the replay record";
+
+const lastEvent = (page, type) => page.evaluate((type) => window.events.filter((e) => e.type === type).at(-1)?.detail, type);
+
+/** Answers the quick check inside `lab`: four right, one wrong. */
+async function answerQuiz(lab) {
+  await lab.locator("mrtr-quiz").scrollIntoViewIfNeeded();
+  const questions = lab.locator(".question");
+  const picks = [1, 2, 1, 1, 0];
+  for (let q = 0; q < 5; q++) await questions.nth(q).getByRole("radio").nth(picks[q]).check();
+}
+
+export const tests = {
+  async "a graded lab: no hints, no solutions, only the scenarios offered, the class code in every statement"(ctx) {
+    const page = await lesson(ctx, "graded", "", `
+      <mrtr-lab id="lab" scenario="expense" picker hide="hints solutions" scenarios="voucher, deploy"
+        class-code="CS-101" activity="https://course.example/mrtr"></mrtr-lab>`);
+    const lab = page.locator("#lab");
+    // expense is not offered: the lab opens on the first scenario that is.
+    const picker = lab.getByRole("navigation", { name: "Scenarios" });
+    equal(await picker.locator('button[aria-pressed="true"]').textContent(), VOUCHER, "opened on the voucher");
+    const offered = await picker.getByRole("button").allTextContents();
+    equal(offered.length, 2, `the picker offers two scenarios: ${offered.join(", ")}`);
+    // The challenges of those two scenarios, without hints or giving up.
+    const challenges = lab.getByRole("region", { name: /Challenges/ }).or(lab.locator("section.challenges"));
+    equal(await lab.locator("[data-challenge]").evaluateAll((items) => items.map((i) => i.dataset.challenge)), ["redeem-twice", "staging-to-prod"]);
+    ok((await challenges.locator("h2").textContent()).includes("0 of 2 done"), await challenges.locator("h2").textContent());
+    equal(await lab.getByRole("button", { name: "Show a hint" }).count(), 0, "no hints");
+    equal(await lab.getByRole("button", { name: "Give up" }).count(), 0, "no solutions");
+    // A verdict carries the class code, in the detail and the statement's context.
+    await lab.getByRole("button", { name: "Honest retry", exact: true }).click();
+    await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-lab:verdict"));
+    const verdict = await lastEvent(page, "mrtr-lab:verdict");
+    equal(verdict.classCode, "CS-101");
+    equal(verdict.statement.context.extensions["urn:mrtr-lab:class-code"], "CS-101");
+    // The quick check records answers and says nothing of right or wrong; the score still
+    // reaches the page's event.
+    await answerQuiz(lab);
+    equal(await lab.locator(".explain").allTextContents(), Array(5).fill("Answer recorded."));
+    equal(await lab.locator(".score").textContent(), "5 of 5 answered");
+    await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-lab:quiz"));
+    const quiz = await lastEvent(page, "mrtr-lab:quiz");
+    equal([quiz.score, quiz.classCode], [4, "CS-101"]);
+    // Fix-It: an attack that gets through has no hint under it.
+    await lab.locator("mrtr-fixit").scrollIntoViewIfNeeded();
+    await lab.getByRole("button", { name: "Run the attacks" }).click();
+    await page.waitForFunction(() => document.querySelector("#lab").shadowRoot.querySelector(".fixit-status")?.dataset.state);
+    ok((await lab.locator('.probe-results li[data-state="fail"]').count()) > 0, "the starter lets attacks through");
+    equal(await lab.locator(".probe-results .hint").count(), 0, "and no hint says how to stop them");
+    await ctx.screenshot(page, "class-graded");
+    equal(await axeViolations(page, ctx.root), [], "axe, graded");
+    noProblems(page);
+    await page.done();
+  },
+
+  async "one lesson-level setting for every lab, which an element's attribute overrides"(ctx) {
+    const page = await lesson(ctx, "meta", `<meta name="mrtr-lab" content="hide=hints&class=GROUP-B">`, `
+      <mrtr-lab id="one" scenario="deploy"></mrtr-lab>
+      <mrtr-lab id="two" scenario="voucher" class-code="GROUP-C"></mrtr-lab>`);
+    for (const id of ["one", "two"]) {
+      const lab = page.locator(`#${id}`);
+      await lab.locator("[data-challenge]").first().waitFor();
+      equal(await lab.getByRole("button", { name: "Show a hint" }).count(), 0, `${id}: no hints`);
+      ok((await lab.getByRole("button", { name: "Give up" }).count()) > 0, `${id}: solutions are not hidden`);
+      await lab.getByRole("button", { name: "Honest retry", exact: true }).click();
+    }
+    await page.waitForFunction(() => window.events.filter((e) => e.type === "mrtr-lab:verdict").length >= 2);
+    const codes = await page.evaluate(() => window.events.filter((e) => e.type === "mrtr-lab:verdict").map((e) => e.detail.classCode));
+    equal(codes, ["GROUP-B", "GROUP-C"]);
+    noProblems(page);
+    await page.done();
+  },
+
+  async "progress resets for the next group, and a continue code carries it to another browser"(ctx) {
+    const page = await lesson(ctx, "progress", "", `<mrtr-lab id="lab" scenario="voucher"></mrtr-lab>`);
+    const lab = page.locator("#lab");
+    // Meet the voucher's challenge: redeem it twice with the record off.
+    await lab.getByRole("radio", { name: "off" }).first().check();
+    await lab.getByRole("button", { name: "Honest retry", exact: true }).click();
+    await lab.getByRole("button", { name: "Send the honest retry twice" }).click();
+    await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-lab:challenge"));
+    const heading = () => lab.locator("section.challenges h2").textContent();
+    ok((await heading()).includes("1 of 4 done"), await heading());
+    // The continue code, read in this browser.
+    await lab.locator("mrtr-progress").scrollIntoViewIfNeeded();
+    await lab.getByText("Continue in another browser").click();
+    const code = await lab.locator(".continue-code").textContent();
+    ok(/^MRTR-[0-9A-Z]{2}$/.test(code), code);
+    // el.reset(): the next group starts from nothing.
+    await page.evaluate(() => document.getElementById("lab").reset());
+    await page.waitForFunction(() => /0 of 4 done/.test(document.getElementById("lab").shadowRoot?.querySelector("section.challenges h2")?.textContent ?? ""));
+    equal(await page.evaluate(() => localStorage.getItem("mrtr-lab-challenges")), null, "nothing kept");
+    // Another browser (a fresh context): a typo is caught, then the code carries the progress.
+    const other = await lesson(ctx, "progress-2", "", `<mrtr-lab id="lab" scenario="voucher"></mrtr-lab>`,
+      await ctx.browser.newContext({ viewport: { width: 1100, height: 900 } }));
+    const there = other.locator("#lab");
+    await there.locator("mrtr-progress").scrollIntoViewIfNeeded();
+    await there.getByText("Continue in another browser").click();
+    const field = there.getByLabel("A code from another browser");
+    const typo = code.slice(0, -1) + (code.endsWith("A") ? "B" : "A");
+    await field.fill(typo);
+    await there.getByRole("button", { name: "Continue" }).click();
+    ok((await there.locator("mrtr-progress [role=status]").textContent()).startsWith("Not continued: that code has a typo"));
+    await field.fill(code.toLowerCase());
+    await there.getByRole("button", { name: "Continue" }).click();
+    await other.waitForFunction(() => /1 of 4 done/.test(document.getElementById("lab").shadowRoot.querySelector("section.challenges h2").textContent));
+    equal(await there.locator('[data-challenge="redeem-twice"]').getAttribute("data-state"), "achieved");
+    equal(await axeViolations(other, ctx.root), [], "axe, continue code open");
+    noProblems(page);
+    noProblems(other);
+    await other.done();
+    await page.done();
+  },
+
+  async "the iframe takes the class settings on its query, and its parent's reset"(ctx) {
+    const context = await ctx.browser.newContext();
+    const page = await context.newPage();
+    watchConsole(page);
+    await page.goto(`${ctx.baseUrl}embed.html?scenario=deploy&hide=hints,solutions&class=CS-7`);
+    await page.locator(".move-title").first().waitFor();
+    // Opened on its own, the page is its own parent: what it posts to its parent is recorded.
+    await page.evaluate(() => {
+      window.posted = [];
+      window.send = window.postMessage.bind(window);
+      window.postMessage = (message) => window.posted.push(message);
+    });
+    await page.getByRole("button", { name: "Honest retry", exact: true }).click();
+    await page.waitForFunction(() => window.posted.some((m) => m.type === "mrtr-lab:verdict"));
+    equal(await page.evaluate(() => window.posted.find((m) => m.type === "mrtr-lab:verdict").classCode), "CS-7");
+    // From its parent (here, itself: the default parent is its own origin), a reset.
+    await page.evaluate(() => localStorage.setItem("mrtr-lab-challenges", "redeem-twice"));
+    await Promise.all([page.waitForEvent("load"), page.evaluate(() => window.send({ type: "mrtr-lab:reset" }, "*"))]);
+    equal(await page.evaluate(() => localStorage.getItem("mrtr-lab-challenges")), null, "progress forgotten, page reloaded");
+    noProblems(page);
+    await context.close();
+  },
+};
