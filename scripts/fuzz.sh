@@ -38,7 +38,7 @@ SCRATCH="$ROOT/target/fuzz-corpus"
 
 # New inputs per target: 10–20 s of each on 2 cores (a codec open is far cheaper than
 # a cluster's round).
-for target in ${FUZZ_TARGETS:-open attempt probe http}; do
+for target in ${FUZZ_TARGETS:-open attempt probe http lint}; do
   seeds=()
   if [ -d "seeds/$target" ]; then seeds=("seeds/$target"); fi
   if [ -n "$LONG_MINUTES" ]; then

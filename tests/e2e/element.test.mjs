@@ -280,7 +280,8 @@ export const tests = {
     await closed;
     for (const path of ["lesson.html", "", "embed.html?scenario=voucher"]) {
       await page.goto(`${url}${path}`);
-      await page.locator("[role=status]").first().waitFor({ timeout: 10_000 });
+      // The lab's verdict (the page's other statuses, as the transcript reader's, show later).
+      await page.locator(".status[role=status]").first().waitFor({ timeout: 10_000 });
     }
     await page.goto(`${url}lesson.html`);
     await page.locator("#misuse").getByRole("button", { name: "Honest retry", exact: true }).click();

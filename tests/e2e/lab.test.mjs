@@ -469,7 +469,7 @@ export const tests = {
     equal(await focused(), "Test the server");
     ok(presses <= 16, `${presses} key presses to "Test the server"`);
     const names = await page.getByRole("navigation", { name: "Skip to a panel" }).getByRole("link").allTextContents();
-    equal(names.length, 6);
+    equal(names.length, 7);
     for (const href of await page.locator(".skip-links a").evaluateAll((links) => links.map((a) => a.getAttribute("href")))) {
       await page.locator(href).waitFor({ state: "attached" });
     }

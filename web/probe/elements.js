@@ -7,6 +7,8 @@
 //                  lab's server using it, in a Web Worker stopped after TIME_LIMIT_MS.
 //   <mrtr-progress> the continue code that carries a learner's progress to another browser.
 //   <mrtr-quiz>    the quick check (quiz.js).
+//   <mrtr-transcript> "Read your own traffic" (transcript.js): a pasted transcript's rounds
+//                  and mistakes, read by the codec package's lintTranscript.
 //
 // The lab adds this module when one of these panels comes near the window, and the codec
 // package (pkg/) loads on the first run: neither is part of a page's first visit. A lesson page can use both:
@@ -14,6 +16,7 @@
 //   <mrtr-fixit></mrtr-fixit>
 import { HINTS, STARTER } from "./verifier.js";
 import "./quiz.js";
+import "./transcript.js";
 
 // The parts' styles, in the page (inside a <mrtr-lab>'s shadow root the lab's sheet has them).
 if (!document.querySelector("link[data-mrtr-parts]")) {
@@ -27,7 +30,7 @@ export const TIME_LIMIT_MS = 5000;
 const here = new URL(".", import.meta.url);
 let pkg;
 /** The codec package, loaded once, on first use. */
-function codec() {
+export function codec() {
   pkg ??= import(new URL("../pkg/mrtr_js.js", here).href).then(async (m) => {
     await m.default({ module_or_path: new URL("../pkg/mrtr_js_bg.wasm", here) });
     return m;

@@ -21,6 +21,7 @@
 pub mod bench;
 pub mod call;
 pub mod http;
+pub mod lint;
 pub mod log;
 pub mod probe;
 pub mod record;

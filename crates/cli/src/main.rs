@@ -1,8 +1,9 @@
-//! The `mrtr` command: `mrtr sim`, `mrtr serve`, `mrtr call`.
+//! The `mrtr` command: `mrtr sim`, `mrtr serve`, `mrtr call`, `mrtr bench`, `mrtr probe`,
+//! `mrtr lint`.
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
-use mrtr::{bench, call, probe, serve, sim};
+use mrtr::{bench, call, lint, probe, serve, sim};
 use std::process::ExitCode;
 
 /// The lab's multi round-trip requests, for real: simulate, serve, call.
@@ -25,6 +26,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Try the lab's attacks on a server's tickets and report what got through.
     Probe(probe::ProbeArgs),
+    /// Read a transcript (HAR, a log, JSON-RPC lines): each operation's rounds, and what
+    /// breaks the MRTR page.
+    Lint(lint::LintArgs),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +53,7 @@ fn main() -> ExitCode {
             .map(|()| ExitCode::SUCCESS),
         Command::Call(args) => runtime().and_then(|rt| rt.block_on(call::run(args))),
         Command::Probe(args) => runtime().and_then(|rt| rt.block_on(probe::run(args))),
+        Command::Lint(args) => Ok(lint::run(&args)),
         Command::Bench(args) => runtime().and_then(|rt| rt.block_on(bench::run(args))).map(|()| ExitCode::SUCCESS),
     };
     // Said the way clap says a bad argument: the sentence, then exit code 2.

@@ -38,6 +38,25 @@ fn mrtr_call_runs_a_round_trip_against_a_stdio_server_it_starts() {
 }
 
 #[test]
+fn mrtr_call_json_prints_json_lines_that_mrtr_lint_reads_as_one_clean_flow() {
+    let out = mrtr()
+        .args(["call", "--json", "--reply", "accept", "--", env!("CARGO_BIN_EXE_mrtr"), "serve"])
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    assert_eq!(lines.len(), 6, "{stdout}");
+    assert_eq!(lines[2]["from"], "client");
+    assert_eq!(lines[3]["message"]["result"]["resultType"], "input_required");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("# deploy: complete"), "the notes go to stderr");
+    let report = mrtr_lint::lint(&stdout, mrtr_lint::MAX_ROUNDS).expect("read");
+    assert_eq!(report.transcript.format, mrtr_lint::Format::CallJson);
+    assert_eq!(report.multi_round(), 1);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+}
+
+#[test]
 fn a_stdio_server_answers_garbage_and_exits_when_stdin_closes() {
     let mut server = stdio_server();
     let mut stdin = server.stdin.take().expect("stdin");

@@ -175,3 +175,18 @@ impl Verifier {
         Ok(self.codec.open(&ticket, &expect, record))
     }
 }
+
+/// Reads a transcript of MCP traffic (a HAR file, `mrtr serve`'s log, `mrtr call`'s output,
+/// an HTTP transcript, JSON-RPC lines) and returns `mrtr-lint`'s report: each operation's
+/// rounds, the tickets read as far as their shape allows, and what breaks the MRTR page
+/// (`{schema, transcript, grouped, findings}`, as `mrtr lint --json` prints it), with `text`,
+/// the report as the terminal shows it. Nothing leaves the page.
+#[wasm_bindgen(js_name = lintTranscript, unchecked_return_type = "LintReport")]
+pub fn lint_transcript(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<JsValue, JsError> {
+    let text = options::text(&text, "text")?;
+    let report = mrtr_lint::lint(&text, mrtr_lint::MAX_ROUNDS).map_err(|e| JsError::new(&format!("mrtr: {e}")))?;
+    let mut value = serde_json::to_value(&report).map_err(|e| JsError::new(&e.to_string()))?;
+    value["text"] = report.text().into();
+    value["headline"] = report.headline().into();
+    options::to_js(&value)
+}

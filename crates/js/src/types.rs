@@ -57,4 +57,10 @@ export interface ProbeSend { message: Record<string, unknown>; bearer: string | 
 export type ProbeStep = { send: ProbeSend } | { race: ProbeSend[] } | { done: ProbeVerdict };
 /** One side effect in the server's ledger. */
 export interface LedgerEntry { atMs: number; replica: string; tool: string; what: string; cents: number | null; }
+/** One finding of `lintTranscript`: the grade, the rule's id, who did it, where, what, and the MRTR page's sentence. */
+export interface LintFinding { grade: "must" | "should" | "note"; rule: string; side: "client" | "server"; operation: number; line: number; says: string; spec: string; }
+/** One round of an operation: its request and response (indexes in `transcript.messages`), how it joined and how it ended. */
+export interface LintRound { request: number; response: number | null; id: unknown; sent_state: unknown; answered: string[]; joined: "first" | "by-ticket" | "by-request" | "by-answers" | "again"; end: { kind: "asked"; asked: string[]; ticket: number | null; odd_state: unknown } | { kind: "complete" } | { kind: "error"; code: number; message: string } | { kind: "no-response" }; }
+/** What `lintTranscript` reads: the messages, the operations with their rounds, the tickets, the findings, and the report as text. */
+export interface LintReport { schema: "mrtr-lint-report/1"; headline: string; text: string; transcript: { format: string; messages: { line: number; from_client: boolean; who: string | null; json: Record<string, unknown> }[]; skipped: { line: number; why: string }[]; skipped_count: number }; grouped: { operations: { method: string; target: string | null; who: string | null; rounds: LintRound[] }[]; tickets: { name: string; text: string; shape: string; claims: unknown; expires_at_ms: number | null; operation: number; who: string | null }[]; orphans: number[] }; findings: LintFinding[]; }
 "#;

@@ -21,13 +21,24 @@ pub enum Reply {
 pub struct Person {
     fixed: Option<Reply>,
     at_terminal: bool,
+    /// The output is JSON lines: what the person is asked goes to stderr.
+    json: bool,
+}
+
+/// A line for people: on stdout beside the arrows, on stderr beside JSON lines.
+pub fn note(json: bool, text: &str) {
+    if json {
+        eprintln!("{text}");
+    } else {
+        println!("{text}");
+    }
 }
 
 impl Person {
     /// Answers with `fixed`; without it, asks in the terminal when there is one, and accepts
     /// when there is not (a script, a test suite).
-    pub fn new(fixed: Option<Reply>) -> Self {
-        Person { fixed, at_terminal: fixed.is_none() && std::io::stdin().is_terminal() }
+    pub fn new(fixed: Option<Reply>, json: bool) -> Self {
+        Person { fixed, at_terminal: fixed.is_none() && std::io::stdin().is_terminal(), json }
     }
 
     /// The answer to one embedded request, or `None` for a kind the client does not know.
@@ -52,9 +63,9 @@ impl Person {
 
     fn elicit(&self, key: &str, params: &Value) -> Value {
         let message = params.get("message").and_then(Value::as_str).unwrap_or(key);
-        println!("# the server asks ({key}): {message}");
+        note(self.json, &format!("# the server asks ({key}): {message}"));
         if let Some(url) = params.get("url").and_then(Value::as_str) {
-            println!("# open {url}");
+            note(self.json, &format!("# open {url}"));
         }
         let reply = self.fixed.unwrap_or_else(|| match self.at_terminal {
             false => Reply::Accept,
@@ -117,7 +128,7 @@ mod tests {
 
     #[test]
     fn a_script_accepts_with_a_value_for_every_field() {
-        let person = Person { fixed: Some(Reply::Accept), at_terminal: false };
+        let person = Person { fixed: Some(Reply::Accept), at_terminal: false, json: false };
         let form = json!({"method": "elicitation/create", "params": {"mode": "form", "message": "Deploy?",
             "requestedSchema": {"type": "object", "properties": {"confirm": {"type": "boolean"},
                 "env": {"type": "string", "enum": ["prod", "staging"]}, "n": {"type": "integer", "minimum": 2}}}}});
@@ -125,7 +136,7 @@ mod tests {
             person.answer("confirm", &form),
             Some(json!({"action": "accept", "content": {"confirm": true, "env": "prod", "n": 2}}))
         );
-        let declining = Person { fixed: Some(Reply::Decline), at_terminal: false };
+        let declining = Person { fixed: Some(Reply::Decline), at_terminal: false, json: false };
         assert_eq!(declining.answer("confirm", &form), Some(json!({"action": "decline"})));
         assert!(person
             .answer("x", &json!({"method": "sampling/createMessage"}))

@@ -48,6 +48,11 @@ pub struct CallArgs {
     /// The bearer token sent in Authorization (HTTP).
     #[arg(long)]
     token: Option<String>,
+    /// Print each message as a JSON line, `{"from": "client"|"server", "to", "message"}`, for
+    /// `mrtr lint` and other tools; what the person is asked and how each call ended go to
+    /// stderr.
+    #[arg(long)]
+    json: bool,
     /// A stdio server to start and talk to, after `--`: `mrtr call -- mrtr serve`.
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<String>,
@@ -67,6 +72,8 @@ enum Ended {
 /// The client: a transport, the lab's honest client (ids, the `_meta` envelope, the retry),
 /// and the person.
 struct Client {
+    /// JSON lines (`--json`) rather than arrows.
+    json: bool,
     transport: Transport,
     honest: HonestClient,
     person: Person,
@@ -76,10 +83,19 @@ impl Client {
     /// Sends one request and returns the response, printing both.
     async fn send(&mut self, message: &Value) -> Result<Value, String> {
         let to = self.transport.name();
-        println!("C->S {to} {message}");
+        self.print("client", &to, message);
         let response = self.transport.send(message).await?;
-        println!("S->C {to} {response}");
+        self.print("server", &to, &response);
         Ok(response)
+    }
+
+    /// One message as the output's form has it.
+    fn print(&self, from: &str, to: &str, message: &Value) {
+        if self.json {
+            println!("{}", json!({"from": from, "to": to, "message": message}));
+        } else {
+            println!("{} {to} {message}", if from == "client" { "C->S" } else { "S->C" });
+        }
     }
 
     /// Sends a first request with a fresh id and the envelope.
@@ -137,7 +153,7 @@ pub async fn run(args: CallArgs) -> Result<ExitCode, String> {
         Transport::stdio(&args.command)?
     };
     let honest = HonestClient::new(args.token.as_deref().unwrap_or_default(), Capabilities::ALL);
-    let mut client = Client { transport, honest, person: Person::new(args.reply) };
+    let mut client = Client { json: args.json, transport, honest, person: Person::new(args.reply, args.json) };
     let outcome = calls(&mut client, &args, &words).await;
     client.transport.close().await;
     match outcome {
@@ -174,11 +190,12 @@ async fn calls(client: &mut Client, args: &CallArgs, words: &[String]) -> Result
     let mut all_complete = true;
     for (tool, arguments) in tools {
         let ended = client.call(&tool, arguments, args.rounds).await;
-        match &ended {
-            Ended::Complete => println!("# {tool}: complete"),
-            Ended::Failed(why) => println!("# {tool}: failed: {why}"),
-            Ended::GaveUp => println!("# {tool}: still asking after {} rounds: the client gives up", args.rounds),
-        }
+        let said = match &ended {
+            Ended::Complete => format!("# {tool}: complete"),
+            Ended::Failed(why) => format!("# {tool}: failed: {why}"),
+            Ended::GaveUp => format!("# {tool}: still asking after {} rounds: the client gives up", args.rounds),
+        };
+        answer::note(args.json, &said);
         all_complete &= ended == Ended::Complete;
     }
     Ok(all_complete)

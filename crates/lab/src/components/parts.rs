@@ -153,6 +153,7 @@ pub fn after_lab(props: &Props) -> Html {
             { quiz(host) }
             if host.owns_document {
                 { probe::probe_panel() }
+                { probe::lint_panel() }
             }
             { probe::fix_it_panel(host) }
         </div>

@@ -37,3 +37,15 @@ pub fn fix_it_panel(host: &Host) -> Html {
         </section>
     }
 }
+
+/// "Read your own traffic": a transcript the learner pastes or drops, read in the page
+/// (`<mrtr-transcript>`: its rounds, a sequence diagram of each operation, the tickets, what
+/// breaks the MRTR page). On the lab's own page, beside "Test your server".
+pub fn lint_panel() -> Html {
+    html! {
+        <section class="probe" aria-labelledby="lint-title">
+            { heading("lint-title", "Read your own traffic", None) }
+            <mrtr-transcript></mrtr-transcript>
+        </section>
+    }
+}

@@ -1,0 +1,326 @@
+//! Reading a transcript: whatever was pasted, the JSON-RPC messages in it, in order, each with
+//! its direction, the line it came from and, where the transcript says, whose it was.
+//!
+//! Forms read: a HAR file (the browser's devtools, "Save all as HAR"), `mrtr serve`'s log
+//! (`--log text` or `--log json`), `mrtr call`'s output (its text or `--json`), an HTTP
+//! transcript with `>>>`/`<<<` lines (as the official SDKs' tests print them), and plain
+//! JSON-RPC lines or a JSON array of messages. Nothing here trusts the input: a line that is
+//! not a message is skipped and said to be, never a panic.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// The longest transcript read, bytes: a day of a busy server's log is bigger, and a paste
+/// that size is a mistake.
+pub const MAX_LEN: usize = 16 << 20;
+/// How many skipped lines a report names (it counts them all).
+const SKIPPED_SHOWN: usize = 20;
+
+/// What the transcript was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// A HAR file: `log.entries`, each a request and its response.
+    Har,
+    /// `mrtr serve --log json`: one exchange a line.
+    ServeLogJson,
+    /// `mrtr serve --log text` or `mrtr call`: `C->S`/`S->C` before each message.
+    Arrows,
+    /// `mrtr call --json`: `{"from": "client"|"server", "message": …}` a line.
+    CallJson,
+    /// `>>>   body: …` and `<<<   body: …` lines.
+    HttpTranscript,
+    /// JSON-RPC messages, one a line, or a JSON array of them.
+    JsonRpc,
+}
+
+impl Format {
+    /// What it is, for people.
+    pub fn words(self) -> &'static str {
+        match self {
+            Format::Har => "a HAR file",
+            Format::ServeLogJson => "mrtr serve's JSON log",
+            Format::Arrows => "a C->S / S->C transcript (mrtr serve's text log, mrtr call)",
+            Format::CallJson => "mrtr call --json",
+            Format::HttpTranscript => "an HTTP transcript (>>> and <<< lines)",
+            Format::JsonRpc => "JSON-RPC messages",
+        }
+    }
+}
+
+/// One JSON-RPC message of the transcript.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Message {
+    /// Where it starts in the input, from 1 (in a HAR file: the entry, from 1).
+    pub line: usize,
+    /// Sent by the client (a request); else by the server (a response).
+    pub from_client: bool,
+    /// Whose it was: the principal a server log names, or `bearer 1`, `bearer 2`, … for each
+    /// bearer token in the order they appear (a token is never repeated in a report).
+    pub who: Option<String>,
+    /// The message.
+    pub json: Value,
+}
+
+/// A line that was not read as a message, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Skipped {
+    /// Where, from 1.
+    pub line: usize,
+    /// Why.
+    pub why: String,
+}
+
+/// What was read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Transcript {
+    /// Its form.
+    pub format: Format,
+    /// The messages, in order.
+    pub messages: Vec<Message>,
+    /// Lines with something on them that were not messages (the first few).
+    pub skipped: Vec<Skipped>,
+    /// How many such lines there were.
+    pub skipped_count: usize,
+}
+
+/// Bearer tokens, named in the order they appear.
+#[derive(Default)]
+struct Bearers(Vec<String>);
+
+impl Bearers {
+    fn name(&mut self, header: &str) -> Option<String> {
+        let token = header.trim().strip_prefix("Bearer ").or_else(|| header.trim().strip_prefix("bearer "))?.trim();
+        let at = match self.0.iter().position(|t| t == token) {
+            Some(at) => at,
+            None => {
+                self.0.push(token.to_owned());
+                self.0.len() - 1
+            }
+        };
+        Some(format!("bearer {}", at + 1))
+    }
+}
+
+struct Reader {
+    format: Option<Format>,
+    messages: Vec<Message>,
+    skipped: Vec<Skipped>,
+    skipped_count: usize,
+}
+
+impl Reader {
+    fn skip(&mut self, line: usize, why: impl Into<String>) {
+        self.skipped_count += 1;
+        if self.skipped.len() < SKIPPED_SHOWN {
+            self.skipped.push(Skipped { line, why: why.into() });
+        }
+    }
+
+    fn saw(&mut self, format: Format) {
+        self.format.get_or_insert(format);
+    }
+
+    /// Adds `json` (a message, or a batch of them) as sent by the client or the server; a
+    /// direction of `None` is read from the message's shape.
+    fn push(&mut self, line: usize, from_client: Option<bool>, who: Option<String>, json: Value) {
+        if let Value::Array(batch) = json {
+            for item in batch {
+                self.push(line, from_client, who.clone(), item);
+            }
+            return;
+        }
+        let Some(object) = json.as_object() else {
+            return self.skip(line, "JSON, but not a JSON-RPC message");
+        };
+        let request = object.get("method").and_then(Value::as_str).is_some();
+        let response = object.contains_key("result") || object.contains_key("error");
+        if request && !object.contains_key("id") {
+            return self.skip(line, "a notification: no round of any operation");
+        }
+        if request == response {
+            return self.skip(line, "JSON, but neither a request nor a response");
+        }
+        // A request the transcript says the server sent: this revision's servers send none.
+        if from_client.is_some_and(|client| client != request) {
+            let says = if request { "a request from the server" } else { "a response from the client" };
+            return self.skip(line, format!("{says}: no part of a client's operation"));
+        }
+        self.messages.push(Message { line, from_client: request, who, json });
+    }
+}
+
+/// The JSON value of `text` from its first `{` (or, failing that, its first `[`: a batch),
+/// with what came before it. A log's `[principal]` before the message is not a batch.
+fn json_in(text: &str) -> Option<(&str, Value)> {
+    [text.find('{'), text.find('[')].into_iter().flatten().find_map(|at| {
+        let mut values = serde_json::Deserializer::from_str(&text[at..]).into_iter::<Value>();
+        match values.next() {
+            Some(Ok(value)) => Some((&text[..at], value)),
+            _ => None,
+        }
+    })
+}
+
+/// The JSON-RPC message of an HTTP body: JSON, or an event stream's `data:` lines.
+fn body_messages(body: &str) -> Vec<Value> {
+    if let Ok(value) = serde_json::from_str::<Value>(body) {
+        return vec![value];
+    }
+    body.split("\n\n")
+        .filter_map(|event| {
+            let data: Vec<&str> = event
+                .lines()
+                .filter_map(|line| line.strip_prefix("data:").map(|d| d.strip_prefix(' ').unwrap_or(d)))
+                .collect();
+            serde_json::from_str(&data.join("\n")).ok()
+        })
+        .collect()
+}
+
+/// A HAR file's entries.
+fn read_har(entries: &[Value], reader: &mut Reader) {
+    let mut bearers = Bearers::default();
+    for (n, entry) in entries.iter().enumerate() {
+        let line = n + 1;
+        let request = &entry["request"];
+        let header = |message: &Value, name: &str| {
+            message["headers"].as_array().and_then(|headers| {
+                headers
+                    .iter()
+                    .find(|h| h["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(name)))
+                    .and_then(|h| h["value"].as_str().map(str::to_owned))
+            })
+        };
+        let who = header(request, "authorization").and_then(|value| bearers.name(&value));
+        let Some(sent) = request["postData"]["text"].as_str() else {
+            reader.skip(line, format!("{} with no body", request["method"].as_str().unwrap_or("a request")));
+            continue;
+        };
+        match serde_json::from_str::<Value>(sent) {
+            Ok(json) => reader.push(line, Some(true), who, json),
+            Err(_) => reader.skip(line, "a request body that is not JSON"),
+        }
+        let content = &entry["response"]["content"];
+        let text = content["text"].as_str().unwrap_or_default();
+        let decoded;
+        let text = if content["encoding"].as_str() == Some("base64") {
+            decoded =
+                mrtr_probe::decode_base64(text).and_then(|bytes| String::from_utf8(bytes).ok()).unwrap_or_default();
+            decoded.as_str()
+        } else {
+            text
+        };
+        for json in body_messages(text) {
+            reader.push(line, Some(false), None, json);
+        }
+    }
+}
+
+/// One line of a line-by-line transcript.
+fn read_line(line: usize, text: &str, bearers: &mut Bearers, who: &mut Option<String>, reader: &mut Reader) {
+    let trimmed = text.trim();
+    // Blank lines, comments, and a log's indented lines under an exchange (its checks).
+    if trimmed.is_empty()
+        || trimmed.starts_with('#')
+        || (text.starts_with(char::is_whitespace) && !trimmed.contains('{'))
+    {
+        return;
+    }
+    // An HTTP transcript's header lines: the bearer applies to the body that follows.
+    if let Some(rest) = trimmed.strip_prefix(">>>") {
+        let rest = rest.trim();
+        if let Some(value) = rest.strip_prefix("authorization:").or_else(|| rest.strip_prefix("Authorization:")) {
+            *who = bearers.name(value);
+            return;
+        }
+        if rest.starts_with("POST ") {
+            *who = None;
+        }
+    }
+    let Some((before, json)) = json_in(trimmed) else {
+        if trimmed.contains('{') {
+            reader.skip(line, "a message that does not parse (a log cuts lines longer than 2,000 characters)");
+        } else if !trimmed.starts_with(">>>") && !trimmed.starts_with("<<<") && !trimmed.starts_with("===") {
+            reader.skip(line, "not a message");
+        }
+        return;
+    };
+    // mrtr serve --log json: the request and the response of one exchange.
+    if json["message"] == "exchange" && json["request"].is_string() {
+        reader.saw(Format::ServeLogJson);
+        let principal = json["principal"].as_str().map(str::to_owned);
+        for (field, client) in [("request", true), ("response", false)] {
+            match json[field].as_str().map(serde_json::from_str::<Value>) {
+                Some(Ok(message)) => reader.push(line, Some(client), principal.clone().filter(|_| client), message),
+                Some(Err(_)) if json[field] != "" => reader.skip(line, format!("the {field} does not parse")),
+                _ => {}
+            }
+        }
+        return;
+    }
+    // mrtr call --json.
+    if let (Some(from), Some(message)) = (json["from"].as_str(), json.get("message")) {
+        reader.saw(Format::CallJson);
+        reader.push(line, Some(from == "client"), None, message.clone());
+        return;
+    }
+    let client_marks = ["C->S", ">>>"];
+    let server_marks = ["S->C", "<<<"];
+    let from_client = if client_marks.iter().any(|m| before.contains(m)) {
+        Some(true)
+    } else if server_marks.iter().any(|m| before.contains(m)) {
+        Some(false)
+    } else {
+        None
+    };
+    if before.contains(">>>") || before.contains("<<<") {
+        reader.saw(Format::HttpTranscript);
+    } else if from_client.is_some() {
+        reader.saw(Format::Arrows);
+    } else {
+        reader.saw(Format::JsonRpc);
+    }
+    // mrtr serve --log text names the principal in brackets before the request.
+    let named = before.rsplit_once('[').and_then(|(_, rest)| rest.split_once(']')).map(|(name, _)| name.to_owned());
+    let by = if from_client == Some(true) { named.or_else(|| who.clone()) } else { None };
+    reader.push(line, from_client, by, json);
+}
+
+/// Reads `text`: a HAR file, a log, a transcript or JSON-RPC lines.
+///
+/// ```
+/// let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy"}}
+/// {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}"#;
+/// let read = mrtr_lint::read(text).unwrap();
+/// assert_eq!(read.messages.len(), 2);
+/// assert!(read.messages[0].from_client && !read.messages[1].from_client);
+/// assert!(mrtr_lint::read("nothing to see").unwrap().messages.is_empty());
+/// ```
+pub fn read(text: &str) -> Result<Transcript, String> {
+    if text.len() > MAX_LEN {
+        return Err(format!("the transcript is {} bytes; the most read is {MAX_LEN}", text.len()));
+    }
+    let mut reader = Reader { format: None, messages: Vec::new(), skipped: Vec::new(), skipped_count: 0 };
+    let whole = serde_json::from_str::<Value>(text).ok();
+    if let Some(entries) = whole.as_ref().and_then(|w| w["log"]["entries"].as_array()) {
+        reader.saw(Format::Har);
+        read_har(entries, &mut reader);
+    } else if let Some(Value::Array(messages)) = whole {
+        reader.saw(Format::JsonRpc);
+        for (n, message) in messages.into_iter().enumerate() {
+            reader.push(n + 1, None, None, message);
+        }
+    } else {
+        let (mut bearers, mut who) = (Bearers::default(), None);
+        for (n, line) in text.lines().enumerate() {
+            read_line(n + 1, line, &mut bearers, &mut who, &mut reader);
+        }
+    }
+    Ok(Transcript {
+        format: reader.format.unwrap_or(Format::JsonRpc),
+        messages: reader.messages,
+        skipped: reader.skipped,
+        skipped_count: reader.skipped_count,
+    })
+}

@@ -1,0 +1,212 @@
+//! What each operation's rounds did wrong, in the MRTR page's words: the client's side (a
+//! retry's id, its ticket, its answers) and the server's (where it asks, what it hands out).
+
+use crate::read::Message;
+use crate::rounds::{End, Grouped, Joined, ASKING_METHODS};
+use serde::Serialize;
+
+/// How much a finding matters: the keyword of the sentence it breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Grade {
+    /// Worth knowing; no sentence of the page is broken.
+    Note,
+    /// Breaks a SHOULD.
+    Should,
+    /// Breaks a MUST or MUST NOT.
+    Must,
+}
+
+impl Grade {
+    /// `MUST`, `SHOULD` or `NOTE`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Grade::Must => "MUST",
+            Grade::Should => "SHOULD",
+            Grade::Note => "NOTE",
+        }
+    }
+}
+
+/// One thing the transcript shows done wrong.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    /// How much it matters.
+    pub grade: Grade,
+    /// The rule's id.
+    pub rule: &'static str,
+    /// Who did it: `client` or `server`.
+    pub side: &'static str,
+    /// The operation (an index in [`Grouped::operations`]).
+    pub operation: usize,
+    /// The transcript's line of the message that shows it.
+    pub line: usize,
+    /// What happened, with the values.
+    pub says: String,
+    /// The MRTR page's sentence.
+    pub spec: &'static str,
+}
+
+const SAME_ID: &str =
+    "The JSON-RPC `id` MUST be different between the initial request and the retry, as they are independent requests.";
+const ECHO: &str = "If an `InputRequiredResult` contains the `requestState` field, the client MUST echo back the exact value of that field when retrying the original request.";
+const NO_STATE_GIVEN: &str = "If the `InputRequiredResult` does not contain a `requestState` field, the client MUST NOT include one in the retry.";
+const CONSTRUCT: &str = "If a client receives an `InputRequiredResult` that contains the `inputRequests` field, the client MUST construct the requested inputs before retrying the original request.";
+const NOT_ASKED: &str = "If additional, unexpected parameters are provided in the `InputResponses` object, the server SHOULD ignore any information it does not recognize or need.";
+const ELSEWHERE: &str = "Both the `inputRequests` and `requestState` fields affect only the client's retry of the original request. They MUST NOT be used for any other request that the client may be sending in parallel.";
+const ONLY_THREE: &str = "Servers MUST NOT send `InputRequiredResult` responses on any other client requests.";
+const ONE_OF_TWO: &str =
+    "Servers MUST include at least one of `inputRequests` or `requestState` in every `InputRequiredResult` response.";
+const OPAQUE_STRING: &str = "`requestState` (optional): An opaque string meaningful only to the server.";
+const EXPIRY: &str = "To prevent replay, servers SHOULD include the following inside the integrity-protected `requestState` payload and verify each on receipt: … a short expiry (TTL), rejecting state presented after it lapses;";
+const PRINCIPAL: &str = "To prevent replay, servers SHOULD include the following inside the integrity-protected `requestState` payload and verify each on receipt: the authenticated principal, rejecting state presented by a different principal.";
+const SINGLE_USE: &str = "Servers for which a given `requestState` must be consumed at most once (e.g., one-time redemptions) MUST enforce that invariant server-side.";
+const ROUNDS: &str = "Servers MAY choose to return an `InputRequiredResult` on multiple attempts at the same request if they want to repeatedly prompt the user for information until they have what they need to complete the request.";
+
+/// Every finding in `grouped`, in the order of the transcript's lines. More than `max_rounds`
+/// rounds in one operation is a note.
+pub fn findings(messages: &[Message], grouped: &Grouped, max_rounds: usize) -> Vec<Finding> {
+    let mut found = Vec::new();
+    let line = |index: usize| messages[index].line;
+    for (o, op) in grouped.operations.iter().enumerate() {
+        let mut add = |grade, rule, side, line, says: String, spec| {
+            found.push(Finding { grade, rule, side, operation: o, line, says, spec });
+        };
+        for (r, round) in op.rounds.iter().enumerate() {
+            // The client's side: a retry against the round before it.
+            if let Some(before) = r.checked_sub(1).map(|b| &op.rounds[b]) {
+                let at = line(round.request);
+                let (first_by, by) = (&messages[op.rounds[0].request].who, &messages[round.request].who);
+                if let (Some(first_by), Some(by)) = (first_by, by) {
+                    if first_by != by {
+                        let says = format!("the retry is sent by {by}; the request it continues, by {first_by}");
+                        add(Grade::Note, "retry-other-principal", "client", at, says, PRINCIPAL);
+                    }
+                }
+                if round.id == before.id {
+                    add(
+                        Grade::Must,
+                        "retry-same-id",
+                        "client",
+                        at,
+                        format!("the retry reuses id {}", round.id),
+                        SAME_ID,
+                    );
+                }
+                // A ticket sent again: said once, at its first repeat, with how many there were.
+                let first_repeat =
+                    !op.rounds[..r].iter().any(|b| b.joined == Joined::Again && b.sent_state == round.sent_state);
+                if round.joined == Joined::Again && first_repeat {
+                    let repeats = op
+                        .rounds
+                        .iter()
+                        .filter(|b| b.joined == Joined::Again && b.sent_state == round.sent_state)
+                        .count();
+                    let state = round.sent_state.as_ref().and_then(|s| s.as_str());
+                    let name = grouped
+                        .tickets
+                        .iter()
+                        .find(|t| Some(t.text.as_str()) == state)
+                        .map_or("its ticket", |t| t.name.as_str());
+                    let times = if repeats == 1 { "once more".to_owned() } else { format!("{repeats} more times") };
+                    let says = format!("{name} is sent {times} after a round of this operation sent it (a replay)");
+                    add(Grade::Note, "ticket-sent-again", "client", at, says, SINGLE_USE);
+                }
+                if let End::Asked { asked, ticket, .. } = &before.end {
+                    let handed = ticket.map(|t| &grouped.tickets[t]);
+                    match (round.joined, handed) {
+                        (Joined::ByRequest, Some(handed)) => add(
+                            Grade::Must,
+                            "ticket-not-echoed",
+                            "client",
+                            at,
+                            format!("the retry's requestState is not {} byte for byte, as handed out", handed.name),
+                            ECHO,
+                        ),
+                        (Joined::ByRequest, None) => add(
+                            Grade::Must,
+                            "ticket-not-issued",
+                            "client",
+                            at,
+                            "the retry carries a requestState, where the server handed out none".into(),
+                            NO_STATE_GIVEN,
+                        ),
+                        (Joined::ByAnswers, Some(handed)) => add(
+                            Grade::Must,
+                            "ticket-missing",
+                            "client",
+                            at,
+                            format!("the retry leaves out {}, the ticket the server handed out", handed.name),
+                            ECHO,
+                        ),
+                        _ => {}
+                    }
+                    let missing: Vec<&str> =
+                        asked.iter().filter(|k| !round.answered.contains(k)).map(String::as_str).collect();
+                    if !missing.is_empty() {
+                        let says = format!("the retry answers no {}, which the server asked for", missing.join(", "));
+                        add(Grade::Must, "answer-missing", "client", at, says, CONSTRUCT);
+                    }
+                    let extra: Vec<&str> =
+                        round.answered.iter().filter(|k| !asked.contains(k)).map(String::as_str).collect();
+                    if !extra.is_empty() {
+                        let says = format!("the retry answers {}, which the server did not ask for", extra.join(", "));
+                        add(Grade::Note, "answer-not-asked", "client", at, says, NOT_ASKED);
+                    }
+                }
+            } else if let Some(state) = round.sent_state.as_ref().and_then(|s| s.as_str()) {
+                // A first request with a ticket: one handed out in another operation is spent
+                // on a request it does not belong to.
+                if let Some(handed) = grouped.tickets.iter().find(|t| t.text == state && t.operation != o) {
+                    let (theirs, ours) = (grouped.operations[handed.operation].title(), op.title());
+                    let on = if theirs == ours {
+                        format!("{ours} with other arguments: {}", messages[round.request].json["params"]["arguments"])
+                    } else {
+                        ours
+                    };
+                    let says =
+                        format!("{} of operation {} ({theirs}) is sent on {on}", handed.name, handed.operation + 1);
+                    add(Grade::Must, "ticket-elsewhere", "client", line(round.request), says, ELSEWHERE);
+                }
+            }
+            // The server's side: what it answered.
+            let (Some(response), End::Asked { ticket, odd_state, .. }) = (round.response, &round.end) else { continue };
+            let at = line(response);
+            if !ASKING_METHODS.contains(&op.method.as_str()) {
+                let says = format!("{} answers input_required", op.method);
+                add(Grade::Must, "asks-on-wrong-method", "server", at, says, ONLY_THREE);
+            }
+            let asked_nothing = matches!(&round.end, End::Asked { asked, .. } if asked.is_empty());
+            if asked_nothing && ticket.is_none() && odd_state.is_none() {
+                let says = "input_required with neither inputRequests nor requestState".into();
+                add(Grade::Must, "asks-for-nothing", "server", at, says, ONE_OF_TWO);
+            }
+            if let Some(odd) = odd_state {
+                let says = format!("the requestState handed out is not a string: {odd}");
+                add(Grade::Must, "state-not-string", "server", at, says, OPAQUE_STRING);
+            }
+            if let Some(&index) = ticket.as_ref() {
+                let t = &grouped.tickets[index];
+                if t.claims.is_some() && t.expires_at_ms.is_none() {
+                    let says = format!("{} can be read ({}), and says no expiry", t.name, t.shape);
+                    add(Grade::Should, "ticket-without-expiry", "server", at, says, EXPIRY);
+                }
+                // The same bytes handed out earlier for someone else: nothing in it names whose it is.
+                let twin =
+                    grouped.tickets[..index].iter().find(|o| o.text == t.text && o.who.is_some() && o.who != t.who);
+                if let (Some(twin), Some(who)) = (twin, &t.who) {
+                    let other = twin.who.as_deref().unwrap_or_default();
+                    let says =
+                        format!("{} is the same ticket as {}, handed to {other}; this one to {who}", t.name, twin.name);
+                    add(Grade::Should, "ticket-for-two-principals", "server", at, says, PRINCIPAL);
+                }
+            }
+        }
+        if op.rounds.len() > max_rounds {
+            let says = format!("{} rounds in one operation (more than {max_rounds})", op.rounds.len());
+            add(Grade::Note, "many-rounds", "server", line(op.rounds[max_rounds].request), says, ROUNDS);
+        }
+    }
+    found.sort_by_key(|f| (f.line, std::cmp::Reverse(f.grade)));
+    found
+}

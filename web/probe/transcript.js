@@ -1,0 +1,173 @@
+// <mrtr-transcript>: "Read your own traffic". Paste or drop a transcript (a HAR file from the
+// browser's devtools, mrtr serve's log, mrtr call's output, an HTTP transcript, JSON-RPC
+// lines) and see each operation's rounds, a sequence diagram of each, the tickets read as far
+// as their shape allows, and what breaks the MRTR page, in its words. The reading is
+// mrtr-lint's (`lintTranscript` in the JS package, which loads on the first reading); nothing
+// leaves the page. `mrtr lint FILE` prints the same in a terminal.
+
+const element = (tag, props = {}, ...children) => {
+  const el = Object.assign(document.createElement(tag), props);
+  el.append(...children);
+  return el;
+};
+const SVG = "http://www.w3.org/2000/svg";
+const svg = (tag, attributes = {}, text) => {
+  const el = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, String(value));
+  if (text !== undefined) el.textContent = text;
+  return el;
+};
+
+/** The longest file read: mrtr-lint refuses more. */
+const MAX_BYTES = 16 << 20;
+
+/** A short transcript with one mistake, for a first look. */
+export const EXAMPLE = [
+  'C->S {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy","arguments":{"env":"prod"}}}',
+  'S->C {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"confirm":{"method":"elicitation/create","params":{"message":"Deploy to prod?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}}}}}},"requestState":"v1.eyJwIjp7ImVudiI6InByb2QifSwiZXhwIjoxNzk2MDQ4MDIzfQ.crKcNkiSPuUbKLw0Doo40QvdcdsMzDzQEgBvVUGRdl4"}}',
+  'C->S {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy","arguments":{"env":"prod"},"inputResponses":{"confirm":{"action":"accept","content":{"confirm":true}}},"requestState":"v1.eyJwIjp7ImVudiI6InByb2QifSwiZXhwIjoxNzk2MDQ4MDIzfQ.crKcNkiSPuUbKLw0Doo40QvdcdsMzDzQEgBvVUGRdl4"}}',
+  'S->C {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"deployed to prod"}]}}',
+].join("\n");
+
+/** The words for how a round ended. */
+function ending(report, end) {
+  if (end.kind === "asked") {
+    const ticket = end.ticket === null ? "" : `, ${report.grouped.tickets[end.ticket].name}`;
+    return `input_required: ${end.asked.join(", ") || "nothing"}${ticket}`;
+  }
+  if (end.kind === "error") return `error ${end.code}`;
+  return end.kind === "complete" ? "complete" : "no response";
+}
+
+/** What a round's request carried, in a few words. */
+function sending(report, op, round) {
+  const state = typeof round.sent_state === "string"
+    ? report.grouped.tickets.find((t) => t.text === round.sent_state)?.name ?? "a ticket handed out nowhere"
+    : round.sent_state === null || round.sent_state === undefined ? "" : "a non-string state";
+  const answers = round.answered.length ? ` + ${round.answered.join(", ")}` : "";
+  return `${op.method}${op.target ? ` ${op.target}` : ""} (id ${JSON.stringify(round.id)})${answers}${state ? `, ${state}` : ""}`;
+}
+
+/** A sequence diagram of one operation: the client and the server, an arrow each way a round. */
+export function sequence(report, op, title) {
+  const rows = op.rounds.length * 2;
+  const [width, top, step] = [620, 34, 30];
+  const height = top + rows * step + 10;
+  const drawing = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "lint-sequence" });
+  drawing.append(svg("title", {}, title));
+  const [client, server] = [70, width - 70];
+  for (const [x, name] of [[client, "Client"], [server, "Server"]]) {
+    drawing.append(svg("text", { x, y: 18, "text-anchor": "middle", class: "lifeline-name" }, name));
+    drawing.append(svg("line", { x1: x, y1: 24, x2: x, y2: height - 4, class: "lifeline" }));
+  }
+  op.rounds.forEach((round, r) => {
+    const arrows = [[client, server, sending(report, op, round), "request"], [server, client, ending(report, round.end), round.end.kind]];
+    arrows.forEach(([from, to, label, kind], k) => {
+      const y = top + (r * 2 + k) * step + 12;
+      const head = to > from ? -8 : 8;
+      drawing.append(svg("line", { x1: from, y1: y, x2: to + head / 4, y2: y, class: `arrow ${kind}` }));
+      drawing.append(svg("path", { d: `M${to} ${y} l${head} -4 v8 z`, class: `arrow-head ${kind}` }));
+      drawing.append(svg("text", { x: (client + server) / 2, y: y - 5, "text-anchor": "middle", class: "arrow-label" }, label));
+    });
+  });
+  return element("div", { className: "scroll-x", tabIndex: 0, role: "group", ariaLabel: `Sequence diagram: ${title}` }, drawing);
+}
+
+/** The report on the page. */
+function render(report) {
+  const parts = [];
+  const asked = report.grouped.operations.map((op, o) => [op, o]).filter(([op]) => op.rounds.length > 1 || op.rounds.some((r) => r.end.kind === "asked"));
+  for (const [op, o] of asked) {
+    const title = `Operation ${o + 1}: ${op.method}${op.target ? ` ${op.target}` : ""}${op.who ? `, by ${op.who}` : ""}, ${op.rounds.length} round${op.rounds.length === 1 ? "" : "s"}`;
+    const rows = op.rounds.map((round, r) => element("tr", {},
+      element("td", { textContent: String(r + 1) }),
+      element("td", { textContent: String(report.transcript.messages[round.request].line) }),
+      element("td", { textContent: sending(report, op, round) }),
+      element("td", { textContent: ending(report, round.end) })));
+    parts.push(element("h3", { textContent: title }), sequence(report, op, title),
+      element("div", { className: "scroll-x", tabIndex: 0, role: "group", ariaLabel: `Rounds of operation ${o + 1}` },
+        element("table", {}, element("thead", {}, element("tr", {}, ...["Round", "Line", "Sent", "Answered"].map((h) => element("th", { scope: "col", textContent: h })))),
+          element("tbody", {}, ...rows))));
+  }
+  if (report.grouped.tickets.length) {
+    parts.push(element("h3", { textContent: "Tickets" }), element("ul", { className: "lint-tickets" }, ...report.grouped.tickets.map((t) => {
+      const read = t.claims === null ? "cannot be read without the server's key"
+        : `reads ${JSON.stringify(t.claims)}${t.expires_at_ms === null ? ", and says no expiry" : `, expires ${new Date(t.expires_at_ms).toISOString()}`}`;
+      return element("li", {}, element("strong", { textContent: t.name }), `: ${t.shape}; ${read}`);
+    })));
+  }
+  if (report.findings.length) {
+    parts.push(element("h3", { textContent: "What breaks the MRTR page" }), element("ul", { className: "probe-results lint-findings" }, ...report.findings.map((f) => {
+      const li = element("li", {}, element("span", { className: "mark", textContent: "✗" }),
+        element("strong", { textContent: `${f.grade.toUpperCase()}, line ${f.line} (${f.side}, operation ${f.operation + 1})` }), `: ${f.says}`,
+        element("blockquote", { textContent: f.spec }));
+      li.dataset.state = f.grade === "note" ? "skipped" : "fail";
+      li.firstChild.setAttribute("aria-hidden", "true");
+      return li;
+    })));
+  }
+  if (report.transcript.skipped_count) {
+    parts.push(element("details", {}, element("summary", { textContent: `${report.transcript.skipped_count} lines were not messages` }),
+      element("ul", {}, ...report.transcript.skipped.map((s) => element("li", { textContent: `line ${s.line}: ${s.why}` })))));
+  }
+  return parts;
+}
+
+class MrtrTranscript extends HTMLElement {
+  connectedCallback() {
+    if (this.text) return;
+    const id = `transcript-${Math.random().toString(36).slice(2, 8)}`;
+    this.text = element("textarea", { id, spellcheck: false, rows: 8, className: "lint-input",
+      placeholder: "C->S {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",…}" });
+    this.file = element("input", { type: "file", id: `${id}-file`, accept: ".har,.json,.jsonl,.txt,.log" });
+    const read = element("button", { type: "button", textContent: "Read it" });
+    const example = element("button", { type: "button", className: "secondary", textContent: "Try an example" });
+    this.status = element("p", { className: "lint-status", tabIndex: -1, hidden: true });
+    this.status.setAttribute("role", "status");
+    this.output = element("div", { className: "lint-output" });
+    this.append(
+      element("p", {}, "A HAR file (devtools: Network, \"Save all as HAR\"), mrtr serve's log, mrtr call's output, an HTTP transcript or JSON-RPC lines. It is read here, in your browser: nothing is sent anywhere."),
+      element("label", { htmlFor: id, textContent: "The transcript" }), this.text,
+      element("div", { className: "controls" }, element("label", { htmlFor: `${id}-file`, textContent: "Or a file " }), this.file, read, example),
+      this.status, this.output);
+    read.addEventListener("click", () => this.read(this.text.value));
+    example.addEventListener("click", () => { this.text.value = EXAMPLE; this.read(EXAMPLE); });
+    this.file.addEventListener("change", () => this.readFile(this.file.files[0]));
+    this.addEventListener("dragover", (event) => event.preventDefault());
+    this.addEventListener("drop", (event) => {
+      event.preventDefault();
+      this.readFile(event.dataTransfer?.files?.[0]);
+    });
+  }
+
+  async readFile(file) {
+    if (!file) return;
+    if (file.size > MAX_BYTES) return this.say(`Not read: ${file.name} is ${file.size} bytes; the most read is ${MAX_BYTES}.`);
+    const text = await file.text();
+    this.text.value = text.length > 200_000 ? `${text.slice(0, 200_000)}\n… (${file.name}: shown cut; read whole)` : text;
+    this.read(text);
+  }
+
+  say(text) {
+    this.status.hidden = false;
+    this.status.textContent = text;
+    this.status.focus();
+  }
+
+  async read(text) {
+    this.status.hidden = false;
+    this.status.textContent = "Reading…";
+    this.output.replaceChildren();
+    try {
+      const m = await (await import("./elements.js")).codec();
+      const report = m.lintTranscript(String(text));
+      this.output.replaceChildren(...render(report));
+      this.say(report.headline.replace(/^./, (c) => c.toUpperCase()) + ".");
+      this.dispatchEvent(new CustomEvent("mrtr-transcript:read", { detail: { headline: report.headline, findings: report.findings }, bubbles: true, composed: true }));
+    } catch (error) {
+      this.say(`Not read: ${error?.message ?? error}`);
+    }
+  }
+}
+
+customElements.get("mrtr-transcript") ?? customElements.define("mrtr-transcript", MrtrTranscript);
