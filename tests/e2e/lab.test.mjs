@@ -447,6 +447,17 @@ export const tests = {
     await phone.context().close();
   },
 
+  async "the first screen of a laptop shows more than one move"(ctx) {
+    const page = await ctx.openPage("#deploy", { viewport: { width: 1280, height: 800 } });
+    await page.locator(".move-title").first().waitFor();
+    await settle(page);
+    const seen = await page.evaluate(() => [...document.querySelectorAll(".move-title")]
+      .filter((b) => { const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })
+      .map((b) => b.textContent));
+    ok(seen.length >= 2, `moves on the first screen: ${seen.join(", ")}`);
+    await page.context().close();
+  },
+
   async "skip links reach each panel in a few key presses"(ctx) {
     const page = await ctx.openPage("#deploy");
     await page.locator(".move-title").first().waitFor();
