@@ -96,12 +96,9 @@ fn the_lab_probe_panels_har_shows_each_attack_as_the_client_s_fault() {
         assert!(count(rule) >= 1, "{rule}: {found:?}");
     }
     assert_eq!(count("ticket-elsewhere"), 2, "another request's arguments, another method");
-    // The server (mrtr serve) did nothing the page forbids.
-    assert!(report["findings"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .all(|f| f["side"] == "client" || f["rule"] == "many-rounds"));
+    // The server (mrtr serve) did nothing the page forbids, and the race's sixteen retries of
+    // one ticket are replays, not rounds it asked for.
+    assert!(report["findings"].as_array().into_iter().flatten().all(|f| f["side"] == "client"), "{found:?}");
     assert_eq!(code, 1);
 }
 

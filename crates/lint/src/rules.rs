@@ -202,9 +202,11 @@ pub fn findings(messages: &[Message], grouped: &Grouped, max_rounds: usize) -> V
                 }
             }
         }
-        if op.rounds.len() > max_rounds {
-            let says = format!("{} rounds in one operation (more than {max_rounds})", op.rounds.len());
-            add(Grade::Note, "many-rounds", "server", line(op.rounds[max_rounds].request), says, ROUNDS);
+        // Rounds the server asked for: a replayed ticket is the client's, not another round.
+        let asked_rounds: Vec<_> = op.rounds.iter().filter(|r| r.joined != Joined::Again).collect();
+        if asked_rounds.len() > max_rounds {
+            let says = format!("{} rounds in one operation (more than {max_rounds})", asked_rounds.len());
+            add(Grade::Note, "many-rounds", "server", line(asked_rounds[max_rounds].request), says, ROUNDS);
         }
     }
     found.sort_by_key(|f| (f.line, std::cmp::Reverse(f.grade)));
