@@ -87,11 +87,12 @@ impl Report {
                 self.count(Grade::Note)
             )
         };
+        let count = |n: usize, what: &str| if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") };
         format!(
-            "{}: {} messages, {} operations ({} asked for input): {found}",
+            "{}: {}, {} ({} asked for input): {found}",
             t.format.words(),
-            t.messages.len(),
-            self.grouped.operations.len(),
+            count(t.messages.len(), "message"),
+            count(self.grouped.operations.len(), "operation"),
             self.multi_round()
         )
     }
