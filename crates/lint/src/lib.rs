@@ -31,6 +31,7 @@ pub use rounds::{group, End, Grouped, Joined, Operation, Round, TicketSeen};
 pub use rules::{findings, Finding, Grade};
 
 use serde::Serialize;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// How many rounds one operation may take before the report notes it.
@@ -101,6 +102,11 @@ impl Report {
     /// tickets, the findings with the page's sentences, and the lines skipped.
     pub fn text(&self) -> String {
         let mut out = self.headline();
+        // Each ticket's name by its text (the first handed out with it), looked up per round.
+        let mut names: HashMap<&str, &str> = HashMap::new();
+        for t in &self.grouped.tickets {
+            names.entry(&t.text).or_insert(&t.name);
+        }
         let messages = &self.transcript.messages;
         for (o, op) in self.grouped.operations.iter().enumerate().filter(|(_, op)| op.rounds.len() > 1 || asked(op)) {
             let who = op.who.as_deref().map(|w| format!(", by {w}")).unwrap_or_default();
@@ -109,7 +115,9 @@ impl Report {
             let _ = write!(out, "\n\noperation {}: {}{who}, {rounds}", o + 1, op.title());
             for (r, round) in op.rounds.iter().enumerate() {
                 let sent = match round.sent_state.as_ref().and_then(|s| s.as_str()) {
-                    Some(state) => format!(", ticket {}", self.ticket_name(state)),
+                    Some(state) => {
+                        format!(", ticket {}", names.get(state).unwrap_or(&"handed out nowhere in the transcript"))
+                    }
                     None if round.sent_state.is_some() => ", a requestState that is not a string".into(),
                     None => String::new(),
                 };
@@ -161,14 +169,6 @@ impl Report {
             }
         }
         out
-    }
-
-    /// `T1`, or `a ticket handed out nowhere in the transcript`.
-    fn ticket_name(&self, state: &str) -> String {
-        match self.grouped.tickets.iter().find(|t| t.text == state) {
-            Some(t) => t.name.clone(),
-            None => "handed out nowhere in the transcript".into(),
-        }
     }
 
     fn end_words(&self, end: &End) -> String {

@@ -110,7 +110,7 @@ struct Reader {
 }
 
 impl Reader {
-    fn skip(&mut self, line: usize, why: impl Into<String>) {
+    fn pass_over(&mut self, line: usize, why: impl Into<String>) {
         self.skipped_count += 1;
         if self.skipped.len() < SKIPPED_SHOWN {
             self.skipped.push(Skipped { line, why: why.into() });
@@ -131,20 +131,20 @@ impl Reader {
             return;
         }
         let Some(object) = json.as_object() else {
-            return self.skip(line, "JSON, but not a JSON-RPC message");
+            return self.pass_over(line, "JSON, but not a JSON-RPC message");
         };
         let request = object.get("method").and_then(Value::as_str).is_some();
         let response = object.contains_key("result") || object.contains_key("error");
         if request && !object.contains_key("id") {
-            return self.skip(line, "a notification: no round of any operation");
+            return self.pass_over(line, "a notification: no round of any operation");
         }
         if request == response {
-            return self.skip(line, "JSON, but neither a request nor a response");
+            return self.pass_over(line, "JSON, but neither a request nor a response");
         }
         // A request the transcript says the server sent: this revision's servers send none.
         if from_client.is_some_and(|client| client != request) {
             let says = if request { "a request from the server" } else { "a response from the client" };
-            return self.skip(line, format!("{says}: no part of a client's operation"));
+            return self.pass_over(line, format!("{says}: no part of a client's operation"));
         }
         self.messages.push(Message { line, from_client: request, who, json });
     }
@@ -194,12 +194,12 @@ fn read_har(entries: &[Value], reader: &mut Reader) {
         };
         let who = header(request, "authorization").and_then(|value| bearers.name(&value));
         let Some(sent) = request["postData"]["text"].as_str() else {
-            reader.skip(line, format!("{} with no body", request["method"].as_str().unwrap_or("a request")));
+            reader.pass_over(line, format!("{} with no body", request["method"].as_str().unwrap_or("a request")));
             continue;
         };
         match serde_json::from_str::<Value>(sent) {
             Ok(json) => reader.push(line, Some(true), who, json),
-            Err(_) => reader.skip(line, "a request body that is not JSON"),
+            Err(_) => reader.pass_over(line, "a request body that is not JSON"),
         }
         let content = &entry["response"]["content"];
         let text = content["text"].as_str().unwrap_or_default();
@@ -240,9 +240,9 @@ fn read_line(line: usize, text: &str, bearers: &mut Bearers, who: &mut Option<St
     }
     let Some((before, json)) = json_in(trimmed) else {
         if trimmed.contains('{') {
-            reader.skip(line, "a message that does not parse (a log cuts lines longer than 2,000 characters)");
+            reader.pass_over(line, "a message that does not parse (a log cuts lines longer than 2,000 characters)");
         } else if !trimmed.starts_with(">>>") && !trimmed.starts_with("<<<") && !trimmed.starts_with("===") {
-            reader.skip(line, "not a message");
+            reader.pass_over(line, "not a message");
         }
         return;
     };
@@ -253,7 +253,7 @@ fn read_line(line: usize, text: &str, bearers: &mut Bearers, who: &mut Option<St
         for (field, client) in [("request", true), ("response", false)] {
             match json[field].as_str().map(serde_json::from_str::<Value>) {
                 Some(Ok(message)) => reader.push(line, Some(client), principal.clone().filter(|_| client), message),
-                Some(Err(_)) if json[field] != "" => reader.skip(line, format!("the {field} does not parse")),
+                Some(Err(_)) if json[field] != "" => reader.pass_over(line, format!("the {field} does not parse")),
                 _ => {}
             }
         }

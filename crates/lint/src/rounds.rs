@@ -11,8 +11,10 @@
 
 use crate::read::Message;
 use mrtr_probe::Ticket;
+use mrtr_ticket::canonical_json;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
+use std::collections::{BTreeSet, HashMap};
 
 /// The methods that may answer `input_required` (the MRTR page's "Supported requests").
 pub const ASKING_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
@@ -134,13 +136,12 @@ pub struct Grouped {
     pub orphans: Vec<usize>,
 }
 
-/// The request's method, target and arguments without what a retry adds: what identifies it.
-fn request_key(json: &Value) -> (String, Option<String>, Value) {
-    let method = json["method"].as_str().unwrap_or_default().to_owned();
+/// What identifies a request, whatever a retry adds: its method and parameters without the
+/// round's own, as canonical JSON (members sorted, numbers as the codec's digest writes them).
+fn request_key(json: &Value) -> String {
     let params = json["params"].as_object().cloned().unwrap_or_default();
-    let target = params.get("name").or_else(|| params.get("uri")).and_then(Value::as_str).map(str::to_owned);
     let kept: Map<String, Value> = params.into_iter().filter(|(k, _)| !ROUND_ONLY.contains(&k.as_str())).collect();
-    (method, target, Value::Object(kept))
+    canonical_json(&json!({"method": json["method"], "params": kept}))
 }
 
 fn keys(value: &Value) -> Vec<String> {
@@ -152,30 +153,39 @@ fn waiting(operation: &Operation) -> Option<&End> {
     operation.rounds.last().map(|r| &r.end).filter(|end| matches!(end, End::Asked { .. }))
 }
 
+/// What grouping looks up as it goes, kept so that a message costs about the same however
+/// long the transcript is (a 16 MiB paste of requests nobody answered is hostile input too).
+#[derive(Default)]
+struct Index {
+    /// Each operation's request key.
+    keys: Vec<String>,
+    /// The operations waiting for a retry, by request key, in the order they started.
+    waiting: HashMap<String, BTreeSet<usize>>,
+    /// The latest ticket handed out with each text.
+    tickets: HashMap<String, usize>,
+    /// The requests waiting for their response, by id (as JSON text): (operation, round).
+    pending: HashMap<String, (usize, usize)>,
+}
+
 /// Groups `messages` into operations.
 pub fn group(messages: &[Message]) -> Grouped {
     let mut grouped = Grouped { operations: Vec::new(), tickets: Vec::new(), orphans: Vec::new() };
-    // Requests waiting for their response: id → (operation, round).
-    let mut pending: Vec<(Value, usize, usize)> = Vec::new();
-    for (index, message) in messages.iter().enumerate() {
+    let mut index = Index::default();
+    for (at, message) in messages.iter().enumerate() {
         let json = &message.json;
+        let id = json["id"].to_string();
         if message.from_client {
-            let (method, target, arguments) = request_key(json);
+            let key = request_key(json);
             let params = &json["params"];
             let sent_state = params.get("requestState").cloned();
             let answered = keys(&params["inputResponses"]);
-            let key = (method.clone(), target.clone(), arguments.clone());
-            let same_request = |op: &Operation| request_key(&messages[op.rounds[0].request].json) == key;
-            let handed = sent_state
-                .as_ref()
-                .and_then(Value::as_str)
-                .and_then(|s| grouped.tickets.iter().rposition(|t| t.text == s));
+            let handed = sent_state.as_ref().and_then(Value::as_str).and_then(|s| index.tickets.get(s).copied());
             let joined = match handed {
                 Some(t) => {
                     let op = grouped.tickets[t].operation;
                     let waits_for_it =
                         matches!(waiting(&grouped.operations[op]), Some(End::Asked { ticket: Some(w), .. }) if *w == t);
-                    let same = same_request(&grouped.operations[op]);
+                    let same = index.keys[op] == key;
                     if waits_for_it && same {
                         Some((op, Joined::ByTicket))
                     } else if same {
@@ -187,16 +197,13 @@ pub fn group(messages: &[Message]) -> Grouped {
                 }
                 None if sent_state.is_some() || !answered.is_empty() => {
                     let how = if sent_state.is_some() { Joined::ByRequest } else { Joined::ByAnswers };
-                    grouped
-                        .operations
-                        .iter()
-                        .rposition(|op| waiting(op).is_some() && same_request(op))
-                        .map(|op| (op, how))
+                    // The latest operation of the same request that waits for a retry.
+                    index.waiting.get(&key).and_then(|ops| ops.last().copied()).map(|op| (op, how))
                 }
                 None => None,
             };
             let round = |joined| Round {
-                request: index,
+                request: at,
                 response: None,
                 id: json["id"].clone(),
                 sent_state: sent_state.clone(),
@@ -207,27 +214,31 @@ pub fn group(messages: &[Message]) -> Grouped {
             let op = match joined {
                 Some((op, how)) => {
                     grouped.operations[op].rounds.push(round(how));
+                    // Its last round waits for a response now, not the operation for a retry.
+                    if let Some(ops) = index.waiting.get_mut(&index.keys[op]) {
+                        ops.remove(&op);
+                    }
                     op
                 }
                 None => {
+                    let target = params.get("name").or_else(|| params.get("uri")).and_then(Value::as_str);
                     grouped.operations.push(Operation {
-                        method,
-                        target,
+                        method: json["method"].as_str().unwrap_or_default().to_owned(),
+                        target: target.map(str::to_owned),
                         who: message.who.clone(),
                         rounds: vec![round(Joined::First)],
                     });
+                    index.keys.push(key);
                     grouped.operations.len() - 1
                 }
             };
-            pending.retain(|(id, _, _)| *id != json["id"]);
-            pending.push((json["id"].clone(), op, grouped.operations[op].rounds.len() - 1));
+            index.pending.insert(id, (op, grouped.operations[op].rounds.len() - 1));
             continue;
         }
-        let Some(at) = pending.iter().position(|(id, _, _)| *id == json["id"]) else {
-            grouped.orphans.push(index);
+        let Some((op, round)) = index.pending.remove(&id) else {
+            grouped.orphans.push(at);
             continue;
         };
-        let (_, op, round) = pending.remove(at);
         let end = if let Some(error) = json.get("error") {
             End::Error {
                 code: error["code"].as_i64().unwrap_or_default(),
@@ -246,6 +257,7 @@ pub fn group(messages: &[Message]) -> Grouped {
                     operation: op,
                     who: grouped.operations[op].who.clone(),
                 });
+                index.tickets.insert(text.to_owned(), grouped.tickets.len() - 1);
                 grouped.tickets.len() - 1
             });
             End::Asked {
@@ -256,8 +268,12 @@ pub fn group(messages: &[Message]) -> Grouped {
         } else {
             End::Complete
         };
+        let last = grouped.operations[op].rounds.len() - 1;
+        if round == last && matches!(end, End::Asked { .. }) {
+            index.waiting.entry(index.keys[op].clone()).or_default().insert(op);
+        }
         let round = &mut grouped.operations[op].rounds[round];
-        round.response = Some(index);
+        round.response = Some(at);
         round.end = end;
     }
     grouped

@@ -3,30 +3,12 @@
 
 use crate::read::Message;
 use crate::rounds::{End, Grouped, Joined, ASKING_METHODS};
+use mrtr_probe::spec::{EXPIRY, PRINCIPAL, SINGLE_USE};
+/// How much a finding matters, as the probe grades what got through: the keyword of the
+/// sentence it breaks (MUST, SHOULD), or a note.
+pub use mrtr_probe::Grade;
 use serde::Serialize;
-
-/// How much a finding matters: the keyword of the sentence it breaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Grade {
-    /// Worth knowing; no sentence of the page is broken.
-    Note,
-    /// Breaks a SHOULD.
-    Should,
-    /// Breaks a MUST or MUST NOT.
-    Must,
-}
-
-impl Grade {
-    /// `MUST`, `SHOULD` or `NOTE`.
-    pub fn word(self) -> &'static str {
-        match self {
-            Grade::Must => "MUST",
-            Grade::Should => "SHOULD",
-            Grade::Note => "NOTE",
-        }
-    }
-}
+use std::collections::HashMap;
 
 /// One thing the transcript shows done wrong.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -58,9 +40,6 @@ const ONLY_THREE: &str = "Servers MUST NOT send `InputRequiredResult` responses 
 const ONE_OF_TWO: &str =
     "Servers MUST include at least one of `inputRequests` or `requestState` in every `InputRequiredResult` response.";
 const OPAQUE_STRING: &str = "`requestState` (optional): An opaque string meaningful only to the server.";
-const EXPIRY: &str = "To prevent replay, servers SHOULD include the following inside the integrity-protected `requestState` payload and verify each on receipt: … a short expiry (TTL), rejecting state presented after it lapses;";
-const PRINCIPAL: &str = "To prevent replay, servers SHOULD include the following inside the integrity-protected `requestState` payload and verify each on receipt: the authenticated principal, rejecting state presented by a different principal.";
-const SINGLE_USE: &str = "Servers for which a given `requestState` must be consumed at most once (e.g., one-time redemptions) MUST enforce that invariant server-side.";
 const ROUNDS: &str = "Servers MAY choose to return an `InputRequiredResult` on multiple attempts at the same request if they want to repeatedly prompt the user for information until they have what they need to complete the request.";
 
 /// Every finding in `grouped`, in the order of the transcript's lines. More than `max_rounds`
@@ -68,10 +47,27 @@ const ROUNDS: &str = "Servers MAY choose to return an `InputRequiredResult` on m
 pub fn findings(messages: &[Message], grouped: &Grouped, max_rounds: usize) -> Vec<Finding> {
     let mut found = Vec::new();
     let line = |index: usize| messages[index].line;
+    // Looked up rather than searched, so that a long transcript costs a look-up a round: every
+    // ticket with a text, in order, and the first one handed to each principal.
+    let mut by_text: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut first_to: HashMap<&str, Vec<(Option<&str>, usize)>> = HashMap::new();
+    for (i, t) in grouped.tickets.iter().enumerate() {
+        by_text.entry(&t.text).or_default().push(i);
+        let whom = first_to.entry(&t.text).or_default();
+        if !whom.iter().any(|(who, _)| *who == t.who.as_deref()) {
+            whom.push((t.who.as_deref(), i));
+        }
+    }
     for (o, op) in grouped.operations.iter().enumerate() {
         let mut add = |grade, rule, side, line, says: String, spec| {
             found.push(Finding { grade, rule, side, operation: o, line, says, spec });
         };
+        // The operation's replays, by the state they carried: the first's round, and how many.
+        let mut replays: HashMap<String, (usize, usize)> = HashMap::new();
+        for (r, round) in op.rounds.iter().enumerate().filter(|(_, round)| round.joined == Joined::Again) {
+            let state = round.sent_state.as_ref().map(ToString::to_string).unwrap_or_default();
+            replays.entry(state).or_insert((r, 0)).1 += 1;
+        }
         for (r, round) in op.rounds.iter().enumerate() {
             // The client's side: a retry against the round before it.
             if let Some(before) = r.checked_sub(1).map(|b| &op.rounds[b]) {
@@ -94,20 +90,12 @@ pub fn findings(messages: &[Message], grouped: &Grouped, max_rounds: usize) -> V
                     );
                 }
                 // A ticket sent again: said once, at its first repeat, with how many there were.
-                let first_repeat =
-                    !op.rounds[..r].iter().any(|b| b.joined == Joined::Again && b.sent_state == round.sent_state);
-                if round.joined == Joined::Again && first_repeat {
-                    let repeats = op
-                        .rounds
-                        .iter()
-                        .filter(|b| b.joined == Joined::Again && b.sent_state == round.sent_state)
-                        .count();
-                    let state = round.sent_state.as_ref().and_then(|s| s.as_str());
-                    let name = grouped
-                        .tickets
-                        .iter()
-                        .find(|t| Some(t.text.as_str()) == state)
-                        .map_or("its ticket", |t| t.name.as_str());
+                let state = round.sent_state.as_ref().map(ToString::to_string).unwrap_or_default();
+                let replay = replays.get(&state).filter(|(first, _)| *first == r && round.joined == Joined::Again);
+                if let Some(&(_, repeats)) = replay {
+                    let text = round.sent_state.as_ref().and_then(|s| s.as_str()).unwrap_or_default();
+                    let name =
+                        by_text.get(text).map_or("its ticket", |indexes| grouped.tickets[indexes[0]].name.as_str());
                     let times = if repeats == 1 { "once more".to_owned() } else { format!("{repeats} more times") };
                     let says = format!("{name} is sent {times} after a round of this operation sent it (a replay)");
                     add(Grade::Note, "ticket-sent-again", "client", at, says, SINGLE_USE);
@@ -157,7 +145,9 @@ pub fn findings(messages: &[Message], grouped: &Grouped, max_rounds: usize) -> V
             } else if let Some(state) = round.sent_state.as_ref().and_then(|s| s.as_str()) {
                 // A first request with a ticket: one handed out in another operation is spent
                 // on a request it does not belong to.
-                if let Some(handed) = grouped.tickets.iter().find(|t| t.text == state && t.operation != o) {
+                let elsewhere =
+                    by_text.get(state).and_then(|all| all.iter().find(|&&t| grouped.tickets[t].operation != o));
+                if let Some(handed) = elsewhere.map(|&t| &grouped.tickets[t]) {
                     let (theirs, ours) = (grouped.operations[handed.operation].title(), op.title());
                     let on = if theirs == ours {
                         format!("{ours} with other arguments: {}", messages[round.request].json["params"]["arguments"])
@@ -192,8 +182,11 @@ pub fn findings(messages: &[Message], grouped: &Grouped, max_rounds: usize) -> V
                     add(Grade::Should, "ticket-without-expiry", "server", at, says, EXPIRY);
                 }
                 // The same bytes handed out earlier for someone else: nothing in it names whose it is.
-                let twin =
-                    grouped.tickets[..index].iter().find(|o| o.text == t.text && o.who.is_some() && o.who != t.who);
+                let whom = first_to.get(t.text.as_str()).map_or(&[][..], Vec::as_slice);
+                let twin = whom
+                    .iter()
+                    .find(|(who, i)| *i < index && who.is_some() && *who != t.who.as_deref())
+                    .map(|(_, i)| &grouped.tickets[*i]);
                 if let (Some(twin), Some(who)) = (twin, &t.who) {
                     let other = twin.who.as_deref().unwrap_or_default();
                     let says =
