@@ -22,6 +22,7 @@
 // the learner's progress in this browser and opens every lab on the page again; `situation`
 // is the share fragment of what the lab shows now.
 import { labModule, labStyles } from "./mrtr-lab-module.js";
+import { lessonSettings } from "./probe/dom.js";
 
 const here = new URL(".", import.meta.url);
 const SITUATION = ["situation", "scenario", "moves", "clock", "record", "signing", "reply", "step", "activity"];
@@ -29,11 +30,6 @@ const SITUATION = ["situation", "scenario", "moves", "clock", "record", "signing
 // the attribute's name, and the option's.
 const CLASS = [["hide", "hide"], ["scenarios", "scenarios"], ["class-code", "class"]];
 
-/** The lesson's own settings: `<meta name="mrtr-lab" content="hide=hints,solutions&scenarios=…&class=…">`. */
-function lessonSettings() {
-  const content = document.querySelector('meta[name="mrtr-lab"]')?.getAttribute("content") ?? "";
-  return new URLSearchParams(content);
-}
 // Attributes that are on or off: which panels the lab shows.
 const FLAGS = ["compact", "picker"];
 

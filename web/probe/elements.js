@@ -14,6 +14,7 @@
 // package (pkg/) loads on the first run: neither is part of a page's first visit. A lesson page can use both:
 //   <script type="module" src="https://where-the-lab-is/probe/elements.js"></script>
 //   <mrtr-fixit></mrtr-fixit>
+import { element, lessonSettings } from "./dom.js";
 import { HINTS, STARTER } from "./verifier.js";
 import "./quiz.js";
 import "./transcript.js";
@@ -38,11 +39,6 @@ export function codec() {
   return pkg;
 }
 
-const element = (tag, props = {}, ...children) => {
-  const el = Object.assign(document.createElement(tag), props);
-  el.append(...children);
-  return el;
-};
 
 /** One verdict in the lab's words: a mark, a state, a sentence, and the spec's words when an
  *  attack got through. The same for a real server and for the learner's verifier. */
@@ -375,8 +371,7 @@ class MrtrFixIt extends HTMLElement {
       return;
     }
     // Hints hidden for a graded session: by the lab (hide-hints) or the lesson's settings.
-    const lesson = new URLSearchParams(document.querySelector('meta[name="mrtr-lab"]')?.getAttribute("content") ?? "");
-    const hints = !this.hasAttribute("hide-hints") && !(lesson.get("hide") ?? "").split(/[\s,]+/).includes("hints");
+    const hints = !this.hasAttribute("hide-hints") && !(lessonSettings().get("hide") ?? "").split(/[\s,]+/).includes("hints");
     this.results.replaceChildren(...report.results.map((row) => {
       const li = resultRow(row.title, row.result, { id: row.attack });
       // A hint where the verifier is wrong: an attack that got through, or the honest retry refused.

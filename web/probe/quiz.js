@@ -9,6 +9,8 @@
 // an answer, and on each change after; `mrtr-lab:open` with {situation} when a question's link
 // is followed, which the lab opens in place.
 
+import { element } from "./dom.js";
+
 /** The questions: what is asked, three answers, the right one, why, and where to see it. */
 export const QUESTIONS = [
   {
@@ -48,11 +50,6 @@ export const QUESTIONS = [
   },
 ];
 
-const element = (tag, props = {}, ...children) => {
-  const el = Object.assign(document.createElement(tag), props);
-  el.append(...children);
-  return el;
-};
 
 class MrtrQuiz extends HTMLElement {
   connectedCallback() {

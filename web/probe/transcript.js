@@ -5,11 +5,8 @@
 // mrtr-lint's (`lintTranscript` in the JS package, which loads on the first reading); nothing
 // leaves the page. `mrtr lint FILE` prints the same in a terminal.
 
-const element = (tag, props = {}, ...children) => {
-  const el = Object.assign(document.createElement(tag), props);
-  el.append(...children);
-  return el;
-};
+import { element } from "./dom.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const svg = (tag, attributes = {}, text) => {
   const el = document.createElementNS(SVG, tag);
@@ -29,27 +26,8 @@ export const EXAMPLE = [
   'S->C {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"deployed to prod"}]}}',
 ].join("\n");
 
-/** The words for how a round ended. */
-function ending(report, end) {
-  if (end.kind === "asked") {
-    const ticket = end.ticket === null ? "" : `, ${report.grouped.tickets[end.ticket].name}`;
-    return `input_required: ${end.asked.join(", ") || "nothing"}${ticket}`;
-  }
-  if (end.kind === "error") return `error ${end.code}`;
-  return end.kind === "complete" ? "complete" : "no response";
-}
-
-/** What a round's request carried, in a few words. */
-function sending(report, op, round) {
-  const state = typeof round.sent_state === "string"
-    ? report.grouped.tickets.find((t) => t.text === round.sent_state)?.name ?? "a ticket handed out nowhere"
-    : round.sent_state === null || round.sent_state === undefined ? "" : "a non-string state";
-  const answers = round.answered.length ? ` + ${round.answered.join(", ")}` : "";
-  return `${op.method}${op.target ? ` ${op.target}` : ""} (id ${JSON.stringify(round.id)})${answers}${state ? `, ${state}` : ""}`;
-}
-
 /** A sequence diagram of one operation: the client and the server, an arrow each way a round. */
-export function sequence(report, op, title) {
+export function sequence(op, words, title) {
   const rows = op.rounds.length * 2;
   const [width, top, step] = [620, 34, 30];
   const height = top + rows * step + 10;
@@ -61,7 +39,8 @@ export function sequence(report, op, title) {
     drawing.append(svg("line", { x1: x, y1: 24, x2: x, y2: height - 4, class: "lifeline" }));
   }
   op.rounds.forEach((round, r) => {
-    const arrows = [[client, server, sending(report, op, round), "request"], [server, client, ending(report, round.end), round.end.kind]];
+    const [sent, ended] = words.rounds[r];
+    const arrows = [[client, server, `${op.method} ${op.target ?? ""}: ${sent}`, "request"], [server, client, ended, round.end.kind]];
     arrows.forEach(([from, to, label, kind], k) => {
       const y = top + (r * 2 + k) * step + 12;
       const head = to > from ? -8 : 8;
@@ -78,13 +57,13 @@ function render(report) {
   const parts = [];
   const asked = report.grouped.operations.map((op, o) => [op, o]).filter(([op]) => op.rounds.length > 1 || op.rounds.some((r) => r.end.kind === "asked"));
   for (const [op, o] of asked) {
-    const title = `Operation ${o + 1}: ${op.method}${op.target ? ` ${op.target}` : ""}${op.who ? `, by ${op.who}` : ""}, ${op.rounds.length} round${op.rounds.length === 1 ? "" : "s"}`;
+    const words = report.words[o];
+    const title = words.heading.replace(/^./, (c) => c.toUpperCase());
     const rows = op.rounds.map((round, r) => element("tr", {},
       element("td", { textContent: String(r + 1) }),
       element("td", { textContent: String(report.transcript.messages[round.request].line) }),
-      element("td", { textContent: sending(report, op, round) }),
-      element("td", { textContent: ending(report, round.end) })));
-    parts.push(element("h3", { textContent: title }), sequence(report, op, title),
+      ...words.rounds[r].map((said) => element("td", { textContent: said }))));
+    parts.push(element("h3", { textContent: title }), sequence(op, words, title),
       element("div", { className: "scroll-x", tabIndex: 0, role: "group", ariaLabel: `Rounds of operation ${o + 1}` },
         element("table", {}, element("thead", {}, element("tr", {}, ...["Round", "Line", "Sent", "Answered"].map((h) => element("th", { scope: "col", textContent: h })))),
           element("tbody", {}, ...rows))));

@@ -180,7 +180,8 @@ impl Verifier {
 /// an HTTP transcript, JSON-RPC lines) and returns `mrtr-lint`'s report: each operation's
 /// rounds, the tickets read as far as their shape allows, and what breaks the MRTR page
 /// (`{schema, transcript, grouped, findings}`, as `mrtr lint --json` prints it), with `text`,
-/// the report as the terminal shows it. Nothing leaves the page.
+/// the report as the terminal shows it, and `words`, each operation's heading and rounds as
+/// the terminal words them. Nothing leaves the page.
 #[wasm_bindgen(js_name = lintTranscript, unchecked_return_type = "LintReport")]
 pub fn lint_transcript(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<JsValue, JsError> {
     let text = options::text(&text, "text")?;
@@ -188,5 +189,6 @@ pub fn lint_transcript(#[wasm_bindgen(unchecked_param_type = "string")] text: Js
     let mut value = serde_json::to_value(&report).map_err(|e| JsError::new(&e.to_string()))?;
     value["text"] = report.text().into();
     value["headline"] = report.headline().into();
+    value["words"] = serde_json::to_value(report.words()).map_err(|e| JsError::new(&e.to_string()))?;
     options::to_js(&value)
 }

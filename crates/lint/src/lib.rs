@@ -102,38 +102,13 @@ impl Report {
     /// tickets, the findings with the page's sentences, and the lines skipped.
     pub fn text(&self) -> String {
         let mut out = self.headline();
-        // Each ticket's name by its text (the first handed out with it), looked up per round.
-        let mut names: HashMap<&str, &str> = HashMap::new();
-        for t in &self.grouped.tickets {
-            names.entry(&t.text).or_insert(&t.name);
-        }
         let messages = &self.transcript.messages;
+        let words = self.words();
         for (o, op) in self.grouped.operations.iter().enumerate().filter(|(_, op)| op.rounds.len() > 1 || asked(op)) {
-            let who = op.who.as_deref().map(|w| format!(", by {w}")).unwrap_or_default();
-            let rounds =
-                if op.rounds.len() == 1 { "1 round".to_owned() } else { format!("{} rounds", op.rounds.len()) };
-            let _ = write!(out, "\n\noperation {}: {}{who}, {rounds}", o + 1, op.title());
-            for (r, round) in op.rounds.iter().enumerate() {
-                let sent = match round.sent_state.as_ref().and_then(|s| s.as_str()) {
-                    Some(state) => {
-                        format!(", ticket {}", names.get(state).unwrap_or(&"handed out nowhere in the transcript"))
-                    }
-                    None if round.sent_state.is_some() => ", a requestState that is not a string".into(),
-                    None => String::new(),
-                };
-                let answers = if round.answered.is_empty() {
-                    String::new()
-                } else {
-                    format!(", answers {}", round.answered.join(", "))
-                };
-                let _ = write!(
-                    out,
-                    "\n  round {}  line {}  id {}{answers}{sent} → {}",
-                    r + 1,
-                    messages[round.request].line,
-                    round.id,
-                    self.end_words(&round.end)
-                );
+            let _ = write!(out, "\n\n{}", words[o].heading);
+            for (r, (round, [sent, ended])) in op.rounds.iter().zip(&words[o].rounds).enumerate() {
+                let line = messages[round.request].line;
+                let _ = write!(out, "\n  round {}  line {line}  {sent} → {ended}", r + 1);
             }
         }
         if !self.grouped.tickets.is_empty() {
@@ -171,6 +146,45 @@ impl Report {
         out
     }
 
+    /// Each operation in words, as the terminal and the lab's panel both show it: its heading,
+    /// and for each round what the request sent and how it ended.
+    pub fn words(&self) -> Vec<Words> {
+        // Each ticket's name by its text (the first handed out with it), looked up per round.
+        let mut names: HashMap<&str, &str> = HashMap::new();
+        for t in &self.grouped.tickets {
+            names.entry(&t.text).or_insert(&t.name);
+        }
+        let sent = |round: &Round| {
+            let ticket = match round.sent_state.as_ref().and_then(|s| s.as_str()) {
+                Some(state) => {
+                    format!(", ticket {}", names.get(state).unwrap_or(&"handed out nowhere in the transcript"))
+                }
+                None if round.sent_state.is_some() => ", a requestState that is not a string".into(),
+                None => String::new(),
+            };
+            let answers = if round.answered.is_empty() {
+                String::new()
+            } else {
+                format!(", answers {}", round.answered.join(", "))
+            };
+            format!("id {}{answers}{ticket}", round.id)
+        };
+        self.grouped
+            .operations
+            .iter()
+            .enumerate()
+            .map(|(o, op)| {
+                let who = op.who.as_deref().map(|w| format!(", by {w}")).unwrap_or_default();
+                let rounds =
+                    if op.rounds.len() == 1 { "1 round".to_owned() } else { format!("{} rounds", op.rounds.len()) };
+                Words {
+                    heading: format!("operation {}: {}{who}, {rounds}", o + 1, op.title()),
+                    rounds: op.rounds.iter().map(|round| [sent(round), self.end_words(&round.end)]).collect(),
+                }
+            })
+            .collect()
+    }
+
     fn end_words(&self, end: &End) -> String {
         match end {
             End::Asked { asked, ticket, odd_state } => {
@@ -187,6 +201,16 @@ impl Report {
             End::NoResponse => "no response in the transcript".into(),
         }
     }
+}
+
+/// One operation in words ([`Report::words`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Words {
+    /// `operation 1: tools/call deploy, by bob, 2 rounds`.
+    pub heading: String,
+    /// For each round: what its request sent (`id 2, answers confirm, ticket T1`) and how it
+    /// ended (`input_required: asks for pay, hands out T2`).
+    pub rounds: Vec<[String; 2]>,
 }
 
 /// Whether an operation's first round asked for input.
