@@ -226,6 +226,27 @@ fn a_stdio_server_is_probed_through_the_process_it_starts() {
 }
 
 #[test]
+fn over_one_stdio_connection_no_request_id_is_sent_twice() {
+    let mrtr = env!("CARGO_BIN_EXE_mrtr");
+    let (code, stdout, stderr) =
+        mrtr_probe(&["--call", CALL, "--format", "json", "--", mrtr, "serve", "--ttl", "1s", "--quiet"]);
+    assert_eq!(code, 0, "the safe server passes: {stderr}");
+    let report: Value = serde_json::from_str(&stdout).expect("a JSON report");
+    let ids: Vec<i64> = report["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .flat_map(|row| row["exchanges"].as_array().cloned().unwrap_or_default())
+        .map(|exchange| exchange["sent"]["id"].as_i64().expect("an integer id"))
+        .collect();
+    let mut distinct = ids.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(ids.len() > 40, "every attack's exchanges are in the report: {}", ids.len());
+    assert_eq!(distinct.len(), ids.len(), "a late answer could be taken for another request's: {ids:?}");
+}
+
+#[test]
 fn without_a_call_nothing_is_called_and_the_tools_are_listed() {
     let served = Served::start(&[]);
     let (code, _, stderr) = mrtr_probe(&[&served.url]);

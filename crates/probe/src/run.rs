@@ -145,7 +145,8 @@ impl Attack {
     /// Starts this attack on fresh flows: its first step.
     pub fn start(&self, setup: &Setup) -> (Run, Step) {
         let tokens = &setup.tokens;
-        let mut client = Client::new(tokens.first.as_deref().unwrap_or_default(), Capabilities::ALL);
+        let mut client =
+            Client::new(tokens.first.as_deref().unwrap_or_default(), Capabilities::ALL).with_first_id(setup.first_id);
         let first_message = client.request(&setup.flow.method, setup.flow.params.clone());
         let first = Send { message: first_message, bearer: tokens.first.clone(), wait_ms: 0 };
         let mut run = Run {
@@ -605,8 +606,10 @@ impl Run {
                 vec![Send { message, bearer: bearer.clone(), wait_ms: 0 }]
             }
             Move::SendTwice => {
+                // The second under a new id: a server that refuses a repeated id would otherwise
+                // pass for one that remembers its tickets.
                 let send = with(Some(own.clone().into()), &answers, &mut client);
-                vec![send.clone(), send]
+                vec![send, with(Some(own.clone().into()), &answers, &mut client)]
             }
             Move::FirstTicket => vec![with(Some(own.clone().into()), &answers, &mut client)],
             Move::DropTicket => vec![with(None, &answers, &mut client)],

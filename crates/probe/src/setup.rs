@@ -24,6 +24,10 @@ pub struct Setup {
     pub targets: Targets,
     /// How many retries of one ticket the race sends at once.
     pub race: usize,
+    /// The first JSON-RPC id the attack's requests carry (0 by default). Attacks that share
+    /// one connection (stdio) each start past the ids sent before, so that a late answer to an
+    /// earlier request is never taken for theirs.
+    pub first_id: i64,
 }
 
 /// Other targets of the server under test, taken from its own lists: never names it may not
@@ -43,7 +47,8 @@ pub struct Targets {
 }
 
 impl Setup {
-    /// A setup with the defaults: no second token, no waiting, no other targets, a race of 16.
+    /// A setup with the defaults: no second token, no waiting, no other targets, a race of 16,
+    /// ids from 0.
     pub fn new(flow: Flow, tokens: Tokens) -> Setup {
         Setup {
             flow,
@@ -54,6 +59,7 @@ impl Setup {
             now_ms: 0,
             targets: Targets::default(),
             race: DEFAULT_RACE,
+            first_id: 0,
         }
     }
 }

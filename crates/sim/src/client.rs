@@ -36,6 +36,13 @@ impl Client {
         })
     }
 
+    /// This client with its request ids counting up from `first` (0 by default): clients
+    /// that share one connection each take their own, so none is sent twice on it.
+    pub fn with_first_id(mut self, first: i64) -> Self {
+        self.next_id = first;
+        self
+    }
+
     /// A fresh request id.
     pub fn next_id(&mut self) -> i64 {
         let id = self.next_id;

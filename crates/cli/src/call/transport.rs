@@ -4,6 +4,7 @@
 
 use mrtr_probe::Reply;
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
@@ -21,6 +22,13 @@ pub struct Piped {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: Lines<BufReader<ChildStdout>>,
+    /// The ids of the requests written whose responses have not been taken yet.
+    awaited: HashSet<String>,
+    /// Responses that came while another was read: a server may answer concurrent requests
+    /// in any order.
+    early: HashMap<String, Value>,
+    /// Past every integer id sent.
+    unused_id: i64,
 }
 
 /// A connection to the server.
@@ -32,6 +40,11 @@ pub enum Transport {
     Stdio(Box<Piped>),
 }
 
+/// `below`, or past `sent`'s id when that is an integer as high: what [`Transport::unused_id`] keeps.
+fn past(sent: &Value, below: i64) -> i64 {
+    sent.get("id").and_then(Value::as_i64).map_or(below, |id| below.max(id.saturating_add(1)))
+}
+
 /// HTTP to one URL, or to several in turn, with the headers every request carries.
 #[derive(Debug)]
 pub struct Http {
@@ -40,6 +53,8 @@ pub struct Http {
     next: usize,
     token: Option<String>,
     headers: Vec<(String, String)>,
+    /// Past every integer id sent.
+    unused_id: i64,
 }
 
 impl Transport {
@@ -62,7 +77,7 @@ impl Transport {
             .connect_timeout(CONNECT_TIMEOUT)
             .build()
             .map_err(|e| e.to_string())?;
-        Ok(Transport::Http(Box::new(Http { client, urls, next: 0, token, headers })))
+        Ok(Transport::Http(Box::new(Http { client, urls, next: 0, token, headers, unused_id: 0 })))
     }
 
     /// Starts `command` (a program and its arguments) and talks to it on stdio; its stderr
@@ -79,7 +94,15 @@ impl Transport {
             .map_err(|e| format!("cannot start {program}: {e}"))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().ok_or("the server's stdout is not a pipe")?;
-        Ok(Transport::Stdio(Box::new(Piped { child, stdin, stdout: BufReader::new(stdout).lines() })))
+        let stdout = BufReader::new(stdout).lines();
+        Ok(Transport::Stdio(Box::new(Piped {
+            child,
+            stdin,
+            stdout,
+            awaited: HashSet::new(),
+            early: HashMap::new(),
+            unused_id: 0,
+        })))
     }
 
     /// Where the next request goes, for the printed lines.
@@ -87,6 +110,15 @@ impl Transport {
         match self {
             Transport::Http(http) => http.urls[http.next % http.urls.len()].clone(),
             Transport::Stdio(_) => "stdio".into(),
+        }
+    }
+
+    /// An id above every integer id sent on this connection: each new client starts its ids
+    /// here, so that no id is sent twice and a late answer is never taken for another request's.
+    pub fn unused_id(&self) -> i64 {
+        match self {
+            Transport::Http(http) => http.unused_id,
+            Transport::Stdio(piped) => piped.unused_id,
         }
     }
 
@@ -119,6 +151,7 @@ impl Transport {
             Transport::Http(http) => {
                 let url = http.urls[http.next % http.urls.len()].clone();
                 http.next += 1;
+                http.unused_id = past(message, http.unused_id);
                 post(&http.client, &url, bearer.or(http.token.as_deref()), &http.headers, message).await
             }
             Transport::Stdio(piped) => {
@@ -140,6 +173,7 @@ impl Transport {
                 for (at, (message, bearer)) in messages.iter().enumerate() {
                     let url = http.urls[http.next % http.urls.len()].clone();
                     http.next += 1;
+                    http.unused_id = past(message, http.unused_id);
                     let (client, headers, message) = (http.client.clone(), http.headers.clone(), message.clone());
                     let bearer = bearer.clone().or(http.token.clone());
                     tasks.spawn(async move { (at, post(&client, &url, bearer.as_deref(), &headers, &message).await) });
@@ -185,12 +219,28 @@ impl Piped {
     async fn write(&mut self, message: &Value) -> Result<(), String> {
         let stdin = self.stdin.as_mut().ok_or("the server's stdin is closed")?;
         stdin.write_all(format!("{message}\n").as_bytes()).await.map_err(|e| format!("stdio: {e}"))?;
-        stdin.flush().await.map_err(|e| format!("stdio: {e}"))
+        stdin.flush().await.map_err(|e| format!("stdio: {e}"))?;
+        self.unused_id = past(message, self.unused_id);
+        if let Some(id) = message.get("id") {
+            self.awaited.insert(id.to_string());
+        }
+        Ok(())
     }
 
-    /// The response to the request whose id is `id`: notifications, the server's own requests
-    /// and responses to other ids are passed over.
+    /// The response to the request whose id is `id`. Responses to other requests still awaited
+    /// are kept for their own reads; notifications, the server's own requests and anything else
+    /// are passed over. Once read, or given up on, `id` is awaited no more.
     async fn read_response(&mut self, id: &Value) -> Result<Value, String> {
+        let key = id.to_string();
+        let read = match self.early.remove(&key) {
+            Some(response) => Ok(response),
+            None => self.read_until(id).await,
+        };
+        self.awaited.remove(&key);
+        read
+    }
+
+    async fn read_until(&mut self, id: &Value) -> Result<Value, String> {
         let deadline = tokio::time::Instant::now() + RESPONSE_TIMEOUT;
         loop {
             let line = tokio::time::timeout_at(deadline, self.stdout.next_line())
@@ -203,24 +253,39 @@ impl Piped {
             }
             let message: Value = serde_json::from_str(&line)
                 .map_err(|e| format!("stdio: the server wrote a line that is not JSON ({e})"))?;
-            if let Some(response) = response_to(message, id) {
-                return Ok(response);
+            match answered(&message) {
+                Some(other) if message.get("id") != Some(id) && self.awaited.contains(&other) => {
+                    self.early.insert(other, message);
+                }
+                _ => {
+                    if let Some(response) = response_to(message, id) {
+                        return Ok(response);
+                    }
+                }
             }
         }
     }
+}
+
+/// The id `message` answers, as its JSON text, when it is a response with an id.
+fn answered(message: &Value) -> Option<String> {
+    message.get("id").filter(|id| is_response(message) && !id.is_null()).map(Value::to_string)
+}
+
+/// A result or an error, not a request or a notification.
+fn is_response(message: &Value) -> bool {
+    message.get("method").is_none() && (message.get("result").is_some() || message.get("error").is_some())
 }
 
 /// `message` if it is the response to the request `id` (or an error that names no id, which
 /// answers a request the server could not read), `None` for anything else the server sends
 /// meanwhile: notifications, requests of its own, responses to other requests.
 fn response_to(message: Value, id: &Value) -> Option<Value> {
-    let is_response =
-        message.get("method").is_none() && (message.get("result").is_some() || message.get("error").is_some());
     let ours = match message.get("id") {
         Some(Value::Null) | None => message.get("error").is_some(),
         Some(other) => other == id,
     };
-    (is_response && ours || !message.is_object()).then_some(message)
+    (is_response(&message) && ours || !message.is_object()).then_some(message)
 }
 
 /// The response to `id` in a `text/event-stream` body: each event's data lines joined, the
@@ -337,6 +402,43 @@ mod tests {
                     data: {\"jsonrpc\":\"2.0\",\r\ndata: \"id\":3,\"result\":{}}\r\n\r\n";
         assert_eq!(from_event_stream(body, &json!(3)), Ok(json!({"jsonrpc": "2.0", "id": 3, "result": {}})));
         assert!(from_event_stream(": keep-alive\n\n", &json!(3)).is_err());
+    }
+
+    /// A stdio server that reads `count` requests, then answers them last first, with a
+    /// notification and a response to an id nobody sent among the answers.
+    fn answers_backwards(count: usize) -> Transport {
+        let script = format!(
+            "import json, sys\n\
+             ids = [json.loads(sys.stdin.readline())['id'] for _ in range({count})]\n\
+             print(json.dumps({{'jsonrpc': '2.0', 'method': 'notifications/message', 'params': {{}}}}))\n\
+             print(json.dumps({{'jsonrpc': '2.0', 'id': 999, 'result': {{}}}}))\n\
+             for id in reversed(ids): print(json.dumps({{'jsonrpc': '2.0', 'id': id, 'result': {{'for': id}}}}))\n\
+             sys.stdout.flush()\n\
+             sys.stdin.read()\n"
+        );
+        Transport::stdio(&["python3".into(), "-c".into(), script]).expect("python3 starts")
+    }
+
+    #[tokio::test]
+    async fn concurrent_answers_in_any_order_each_reach_their_request() {
+        let mut transport = answers_backwards(3);
+        let sends: Vec<_> = (7..10).map(|id| (json!({"jsonrpc": "2.0", "id": id, "method": "ping"}), None)).collect();
+        let started = std::time::Instant::now();
+        let replies = transport.race(&sends).await;
+        let got: Vec<_> = replies.iter().map(|r| r.body.as_ref().ok().map(|b| b["result"]["for"].clone())).collect();
+        assert_eq!(got, [Some(json!(7)), Some(json!(8)), Some(json!(9))]);
+        assert!(started.elapsed() < RESPONSE_TIMEOUT / 2, "no reply waited for its timeout");
+        assert_eq!(transport.unused_id(), 10, "the next client starts past every id sent");
+        transport.close().await;
+    }
+
+    #[test]
+    fn the_unused_id_passes_every_integer_id_sent() {
+        assert_eq!(past(&json!({"id": 4}), 0), 5);
+        assert_eq!(past(&json!({"id": 4}), 9), 9);
+        assert_eq!(past(&json!({"id": "a"}), 3), 3);
+        assert_eq!(past(&json!({"id": i64::MAX}), 0), i64::MAX);
+        assert_eq!(past(&json!({"method": "notifications/initialized"}), 2), 2);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use serde_json::json;
 /// Asks for `tools/list`, `prompts/list` and `resources/list`. Fails only when the server cannot
 /// be reached at all (the transport's words) or answers nothing that is MCP.
 pub async fn list(transport: &mut Transport, token: Option<&str>) -> Result<Listed, String> {
-    let mut client = Client::new("", Capabilities::ALL);
+    let mut client = Client::new("", Capabilities::ALL).with_first_id(transport.unused_id());
     let mut replies = Vec::new();
     for method in ["tools/list", "prompts/list", "resources/list"] {
         let reply = transport.exchange(&client.request(method, json!({})), token).await;
@@ -34,7 +34,7 @@ pub async fn first_flow_that_asks(
     listed: &Listed,
     token: Option<&str>,
 ) -> Result<Flow, String> {
-    let mut client = Client::new("", Capabilities::ALL);
+    let mut client = Client::new("", Capabilities::ALL).with_first_id(transport.unused_id());
     let mut tried = Vec::new();
     for tool in listed.tools.iter().filter(|t| !t.destructive) {
         let flow = tool.call();

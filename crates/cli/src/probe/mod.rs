@@ -222,6 +222,7 @@ async fn probe(transport: &mut Transport, args: &ProbeArgs) -> ExitCode {
             continue;
         }
         setup.now_ms = now_ms();
+        setup.first_id = transport.unused_id();
         let (verdict, exchanges, seen) = play(transport, attack, &setup, quiet).await;
         shape = shape.or(seen);
         let known = baseline.contains(attack.id()) && matches!(verdict, Verdict::Finding { .. });

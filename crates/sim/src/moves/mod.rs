@@ -127,7 +127,7 @@ const ROWS: [Row; 23] = [
     Row {
         id: "send-twice",
         title: "Send the honest retry twice",
-        what: "The exact same retry line again: a replay of a request that already worked (played first, it sends the line twice).",
+        what: "The honest retry again, same ticket and answers: a replay of a request that already worked (played first, it is sent twice).",
         at_s: 40,
     },
     Row {
