@@ -65,8 +65,10 @@ SEALED_REENCODE = [refused("the box's other spelling is refused"),
 IDENTICAL = untested("no nonce and no expiry: every flow of the same call gets the same bytes, there is no other tag")
 
 
-def sdk(name, command, probe_args, expected, doc=None):
-    return {"name": name, "command": command, "probe": probe_args, "expected": expected, "doc": doc}
+def sdk(name, command, probe_args, expected, doc=None, stdio=False):
+    """A server to probe: over HTTP (`command` prints 'listening on URL'), or over stdio
+    (`mrtr probe` starts `command` itself and talks on its stdin and stdout)."""
+    return {"name": name, "command": command, "probe": probe_args, "expected": expected, "doc": doc, "stdio": stdio}
 
 
 TS = [NODE, os.path.join(ROOT, "tests/interop/sdk-probe-server.mjs")]
@@ -135,6 +137,13 @@ SERVERS = [
         doc="Python `mcp` 2.3.0 `MCPServer`, default request-state protection (its TTL set to 2 s to test expiry), no auth"),
     sdk("Python SDK mcp 2.3.0, with its token verifier", PY + ["{port}", "--auth"], [], dict(PY_AUTH, **{"too-late": NO_WAIT}),
         doc="Python `mcp` 2.3.0 `MCPServer` with its own bearer auth (a `TokenVerifier`); expiry not waited out"),
+    sdk("Python SDK mcp 2.3.0, over stdio", PY + ["--stdio", "--ttl", "2"], ["--wait-expiry", "--ttl", "2s"],
+        dict(PY_DEFAULT, **{
+            "too-late": refused("the sealed state's 2 s expiry is checked"),
+            "other-principal": untested("over stdio the server decides who speaks: there is no token to change"),
+        }),
+        doc="Python `mcp` 2.3.0 `MCPServer` over its stdio transport (the race's answers come in any order)",
+        stdio=True),
     sdk("rmcp 3.11, request-state as its example", [RMCP, "{port}", "example"], ["--wait-expiry"], RMCP_EXAMPLE,
         doc="Rust `rmcp` 3.11 `RequestStateCodec` as its example uses it: no associated data, no TTL"),
     sdk("rmcp 3.11, associated data and a TTL", [RMCP, "{port}", "bound"], ["--wait-expiry"], RMCP_BOUND,
@@ -227,7 +236,9 @@ def wait_for(port):
 
 
 def probe(url, extra, fmt="json"):
-    out = subprocess.run([MRTR, "probe", url, "--call", CALL, *TOKENS, "--format", fmt, *extra],
+    """`mrtr probe` on `url`, or with no URL on the stdio server that `extra` names after `--`."""
+    target = [url] if url else []
+    out = subprocess.run([MRTR, "probe", *target, "--call", CALL, *TOKENS, "--format", fmt, *extra],
                          capture_output=True, text=True, timeout=300)
     return out.returncode, out.stdout, out.stderr
 
@@ -238,14 +249,18 @@ def verdict_of(row):
 
 
 def check(server):
-    process, url = start(server["command"])
-    try:
-        started = time.time()
-        code, stdout, stderr = probe(url, server["probe"])
-        seconds = time.time() - started
-    finally:
-        process.kill()
-        process.wait()
+    started = time.time()
+    if server["stdio"]:
+        code, stdout, stderr = probe(None, server["probe"] + ["--", *server["command"]])
+    else:
+        process, url = start(server["command"])
+        try:
+            started = time.time()
+            code, stdout, stderr = probe(url, server["probe"])
+        finally:
+            process.kill()
+            process.wait()
+    seconds = time.time() - started
     report = json.loads(stdout)
     failures = []
     rows = {row["attack"]: row for row in report["results"]}
@@ -260,6 +275,11 @@ def check(server):
         if not any(got == (w[0], w[1]) for w in options):
             said = row["result"].get("answered") or row["result"].get("why")
             failures.append(f"{attack}: got {got} ({said}); expected {[w[:2] for w in options]}: {options[0][2]}")
+    # Every retry of the race gets its own answer, in whatever order the server sends them.
+    race = rows.get("race", {}).get("result", {})
+    said = race.get("answered") or race.get("why") or ""
+    if race.get("verdict") != N and " 0 unanswered" not in said:
+        failures.append(f"race: some retries went unanswered: {said}")
     musts = sum(1 for row in rows.values() if verdict_of(row) == (F, "must"))
     if code != (1 if musts else 0):
         failures.append(f"exit code {code} with {musts} MUST findings")

@@ -4,10 +4,12 @@ through a resolver (`Elicit`), with the SDK's default request-state protection (
 tickets bound to the method, the tool, a digest of the arguments and the server's name).
 
     python python_sdk_server.py PORT [--auth] [--ttl SECONDS]
+    python python_sdk_server.py --stdio [--ttl SECONDS]
 
 --auth adds the SDK's own bearer authentication (a token verifier knowing bob-token and
 alice-token), which the SDK then binds into every ticket as the principal. --ttl sets the
-tickets' lifetime (the SDK's default: 600 s).
+tickets' lifetime (the SDK's default: 600 s). --stdio serves on stdin and stdout instead, as
+the SDK's stdio transport does (no auth there: the process is the client's own).
 """
 
 import sys
@@ -20,7 +22,8 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import Elicit, MCPServer, RequestStateSecurity, Resolve
 
-PORT = int(sys.argv[1])
+STDIO = "--stdio" in sys.argv[1:]
+PORT = 0 if STDIO else int(sys.argv[1])
 AUTH = "--auth" in sys.argv[2:]
 TTL = float(sys.argv[sys.argv.index("--ttl") + 1]) if "--ttl" in sys.argv else 600.0
 
@@ -71,6 +74,8 @@ def rollback(env: str, answer: Annotated[Confirm, Resolve(ask_rollback)]) -> str
     return f"Roll back {env}: done" if answer.confirm else "not confirmed"
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and STDIO:
+    server.run("stdio")
+elif __name__ == "__main__":
     print(f"listening on http://127.0.0.1:{PORT}/mcp", flush=True)
     server.run("streamable-http", host="127.0.0.1", port=PORT, stateless_http=True, json_response=True)
