@@ -4,7 +4,7 @@
 // and alice-token. Without a fault every check holds: MAC, principal, tool, arguments, expiry
 // and single use.
 //
-//   node tests/probe/fixture-server.mjs FAULT [--shape SHAPE]
+//   node tests/probe/fixture-server.mjs FAULT [--shape SHAPE] [--tls CERT KEY]
 //
 // FAULT (one of):
 //   none              every check holds
@@ -17,7 +17,10 @@
 //   expiry-seconds    its tickets carry `exp` in seconds (2 s), no `iat`
 // --shape SHAPE: the tickets' shape, each verified by looking its exact bytes up server-side:
 //   jwt, two-part, rmcp, sealed-one, opaque, array-payload, number-payload, string-payload
+// --tls CERT KEY: HTTPS with that certificate and key (PEM files) instead of plain HTTP.
 import { createServer } from "node:http";
+import { createServer as createTlsServer } from "node:https";
+import { readFileSync } from "node:fs";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 const args = process.argv.slice(2);
@@ -118,7 +121,9 @@ async function answer(message, who) {
   return { jsonrpc: "2.0", id, error: { code: -32601, message: `Method not found: ${method}` } };
 }
 
-const http = createServer(async (req, res) => {
+const tls = args.includes("--tls") ? args.slice(args.indexOf("--tls") + 1, args.indexOf("--tls") + 3) : null;
+const serve = tls ? (handler) => createTlsServer({ cert: readFileSync(tls[0]), key: readFileSync(tls[1]) }, handler) : createServer;
+const http = serve(async (req, res) => {
   const chunks = [];
   for await (const chunk of req) chunks.push(chunk);
   const reply = (status, body) => {
@@ -136,4 +141,4 @@ const http = createServer(async (req, res) => {
   }
   reply(200, await answer(message, who));
 });
-http.listen(0, "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${http.address().port}/mcp`));
+http.listen(0, "127.0.0.1", () => console.log(`listening on ${tls ? "https" : "http"}://127.0.0.1:${http.address().port}/mcp`));

@@ -199,6 +199,24 @@ for shape, expected in SHAPES.items():
     FIXTURES.append(sdk(f"fixture: {shape} tickets", FIXTURE + ["none", "--shape", shape], [], dict(FIXTURE_BASE, **expected)))
 
 
+def self_signed():
+    """A certificate for 127.0.0.1 and its key, made by openssl in a fresh folder."""
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="mrtr-probe-tls-")
+    cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                    "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-addext", "basicConstraints=critical,CA:FALSE"],
+                   check=True, capture_output=True)
+    return cert, key
+
+
+CERT, KEY = self_signed()
+HTTPS_FIXTURE = FIXTURE + ["none", "--tls", CERT, KEY]
+FIXTURES.append(sdk("fixture: every check holds, over https", HTTPS_FIXTURE, ["--cacert", CERT], FIXTURE_BASE))
+
+
 def start(command):
     """Starts a server; returns the process and its URL (from its 'listening on URL' line)."""
     port = None
@@ -365,6 +383,17 @@ def main():
             reports.append((server["doc"], report))
     findings, cases = validate_formats(FIXTURES[1])
     print(f"ok   SARIF 2.1.0 validates ({findings} results) and JUnit parses ({cases} testcases)")
+    # A certificate nobody said to trust: no attack is played, and the words say what to do.
+    process, url = start(HTTPS_FIXTURE)
+    try:
+        code, _, stderr = probe(url, [])
+    finally:
+        process.kill()
+    if code == 3 and "certificate" in stderr and "--cacert" in stderr:
+        print("ok   an untrusted certificate stops the run (exit 3) and names --cacert")
+    else:
+        print(f"FAIL an untrusted certificate: exit {code}: {stderr.strip()}")
+        failed += 1
     # A full battery against a local server, without waiting out a lifetime.
     process, url = start(FIXTURE + ["none"])
     try:
@@ -384,7 +413,7 @@ def main():
     elif not os.path.exists(path) or open(path).read() != doc:
         print("FAIL docs/SDK-FINDINGS.md is not what the probe says today: run tests/probe/run.sh --write")
         failed += 1
-    total = len(SERVERS) + len(FIXTURES) + 1
+    total = len(SERVERS) + len(FIXTURES) + 2
     print(f"probe matrix: {total - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 

@@ -23,7 +23,7 @@ use mrtr_sim::client::Client as HonestClient;
 use mrtr_sim::protocol::Capabilities;
 use serde_json::{json, Map, Value};
 use std::process::ExitCode;
-use transport::Transport;
+use transport::{read_cacert, Transport};
 
 /// Calls a tool as an honest client, answering every round.
 #[derive(Debug, Args)]
@@ -45,6 +45,10 @@ pub struct CallArgs {
     /// The most input_required rounds one call may take before the client gives up.
     #[arg(long, default_value_t = 3)]
     rounds: usize,
+    /// A certificate (PEM) to trust for https:// URLs besides the public roots: a server's
+    /// self-signed certificate or its private authority's.
+    #[arg(long, value_name = "FILE")]
+    cacert: Option<std::path::PathBuf>,
     /// The bearer token sent in Authorization (HTTP).
     #[arg(long)]
     token: Option<String>,
@@ -148,7 +152,7 @@ pub async fn run(args: CallArgs) -> Result<ExitCode, String> {
         if urls.is_empty() {
             return Err("give a server: a URL, --url (repeat it for replicas), or -- COMMAND for stdio".into());
         }
-        Transport::http(urls, args.token.clone())?
+        Transport::http_with(urls, args.token.clone(), Vec::new(), read_cacert(args.cacert.as_deref())?.as_deref())?
     } else {
         Transport::stdio(&args.command)?
     };

@@ -57,26 +57,41 @@ pub struct Http {
     unused_id: i64,
 }
 
+/// The PEM text of `--cacert FILE`, when given.
+pub fn read_cacert(path: Option<&std::path::Path>) -> Result<Option<Vec<u8>>, String> {
+    path.map(|path| std::fs::read(path).map_err(|e| format!("--cacert {}: {e}", path.display()))).transpose()
+}
+
 impl Transport {
     /// HTTP to `urls`, taking turns.
     pub fn http(urls: Vec<String>, token: Option<String>) -> Result<Transport, String> {
-        Transport::http_with(urls, token, Vec::new())
+        Transport::http_with(urls, token, Vec::new(), None)
     }
 
-    /// HTTP to `urls`, taking turns, each request with `headers` too (`--header`).
+    /// HTTP to `urls`, taking turns, each request with `headers` too (`--header`). An
+    /// `https://` URL's certificate must chain to the bundled public roots (webpki-roots) or to
+    /// a certificate in `ca_pem`, PEM text (`--cacert`: a private or self-signed one).
     pub fn http_with(
         urls: Vec<String>,
         token: Option<String>,
         headers: Vec<(String, String)>,
+        ca_pem: Option<&[u8]>,
     ) -> Result<Transport, String> {
         if urls.is_empty() {
             return Err("no URL to send to".into());
         }
-        let client = reqwest::Client::builder()
-            .timeout(RESPONSE_TIMEOUT)
-            .connect_timeout(CONNECT_TIMEOUT)
-            .build()
-            .map_err(|e| e.to_string())?;
+        let mut builder = reqwest::Client::builder().timeout(RESPONSE_TIMEOUT).connect_timeout(CONNECT_TIMEOUT);
+        if let Some(pem) = ca_pem {
+            let certificates = reqwest::Certificate::from_pem_bundle(pem)
+                .map_err(|e| format!("--cacert: not PEM certificates ({e})"))?;
+            if certificates.is_empty() {
+                return Err("--cacert: the file holds no certificate".into());
+            }
+            for certificate in certificates {
+                builder = builder.add_root_certificate(certificate);
+            }
+        }
+        let client = builder.build().map_err(|e| e.to_string())?;
         Ok(Transport::Http(Box::new(Http { client, urls, next: 0, token, headers, unused_id: 0 })))
     }
 
@@ -329,12 +344,15 @@ fn unreachable(url: &str, error: &reqwest::Error) -> String {
         "no answer in time"
     } else if error.is_connect() {
         "cannot connect"
-    } else if url.starts_with("https:") {
-        "no answer (https: this build speaks plain HTTP only; TLS is not built in)"
     } else {
         "no answer"
     };
-    format!("{url}: {what}: {deepest}")
+    let hint = if deepest.contains("certificate") {
+        " (a self-signed or private certificate is trusted with --cacert FILE)"
+    } else {
+        ""
+    };
+    format!("{url}: {what}: {deepest}{hint}")
 }
 
 async fn post(
@@ -430,6 +448,16 @@ mod tests {
         assert!(started.elapsed() < RESPONSE_TIMEOUT / 2, "no reply waited for its timeout");
         assert_eq!(transport.unused_id(), 10, "the next client starts past every id sent");
         transport.close().await;
+    }
+
+    #[test]
+    fn a_cacert_that_is_missing_or_holds_no_certificate_is_refused_with_its_reason() {
+        let missing = read_cacert(Some(std::path::Path::new("/no/such/ca.pem")));
+        assert!(missing.is_err_and(|why| why.starts_with("--cacert /no/such/ca.pem: ")));
+        let urls = vec!["https://127.0.0.1:9/mcp".to_owned()];
+        let empty = Transport::http_with(urls.clone(), None, Vec::new(), Some(b"not a certificate"));
+        assert!(empty.is_err_and(|why| why == "--cacert: the file holds no certificate"));
+        assert!(Transport::http_with(urls, None, Vec::new(), None).is_ok());
     }
 
     #[test]

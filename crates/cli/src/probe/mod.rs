@@ -18,7 +18,7 @@ mod discover;
 mod formats;
 mod text;
 
-use crate::call::transport::Transport;
+use crate::call::transport::{read_cacert, Transport};
 use clap::{Args, ValueEnum};
 use mrtr_probe::{exit, Attack, Exchange, Flow, Grade, Listed, Setup, Shape, Step, Summary, Tokens, Verdict, BATTERY};
 use std::collections::BTreeSet;
@@ -49,6 +49,10 @@ pub struct ProbeArgs {
     /// A header every request carries, NAME:VALUE (repeatable).
     #[arg(long = "header", value_name = "NAME:VALUE", value_parser = header)]
     headers: Vec<(String, String)>,
+    /// A certificate (PEM) to trust for https:// URLs besides the public roots: a server's
+    /// self-signed certificate or its private authority's.
+    #[arg(long, value_name = "FILE")]
+    cacert: Option<std::path::PathBuf>,
     /// Wait out a ticket's lifetime and send it too late (read from the ticket, or --ttl);
     /// without it, that attack is not tested.
     #[arg(long)]
@@ -157,10 +161,16 @@ fn usage(why: String) -> ExitCode {
     ExitCode::from(exit::USAGE)
 }
 
+/// HTTP to `urls` with the run's headers and `--cacert`.
+fn http(args: &ProbeArgs, urls: Vec<String>) -> Result<Transport, String> {
+    let ca = read_cacert(args.cacert.as_deref())?;
+    Transport::http_with(urls, None, args.headers.clone(), ca.as_deref())
+}
+
 /// Runs the battery and prints the report.
 pub async fn run(args: ProbeArgs) -> Result<ExitCode, String> {
     let mut transport = match (args.urls.is_empty(), args.command.is_empty()) {
-        (false, true) => match Transport::http_with(args.urls.clone(), None, args.headers.clone()) {
+        (false, true) => match http(&args, args.urls.clone()) {
             Ok(transport) => transport,
             Err(why) => return Ok(usage(why)),
         },
@@ -336,7 +346,7 @@ async fn wait(ms: u64, quiet: bool) {
 async fn replicas_alone(args: &ProbeArgs, setup: &Setup) -> Option<String> {
     let honest = BATTERY.first()?;
     for url in &args.urls {
-        let mut alone = Transport::http_with(vec![url.clone()], None, args.headers.clone()).ok()?;
+        let mut alone = http(args, vec![url.clone()]).ok()?;
         let (verdict, ..) = play(&mut alone, honest, setup, true).await;
         if verdict != Verdict::Completed {
             return None;
