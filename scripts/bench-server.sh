@@ -21,8 +21,8 @@ source scripts/env.sh
 EACH=${SECONDS_EACH:-20}
 OUT=$ROOT/target/bench-server
 rm -rf "$OUT" && mkdir -p "$OUT"
-step cargo build --quiet --locked --profile bench-server -p mrtr
-MRTR=$ROOT/target/bench-server/mrtr
+step cargo build --quiet --locked --release -p mrtr
+MRTR=$ROOT/target/release/mrtr
 step cargo build --quiet --locked --release --manifest-path tests/probe/rmcp-server/Cargo.toml --target-dir "$ROOT/target/rmcp-server"
 RMCP=$ROOT/target/rmcp-server/release/rmcp-probe-server
 trap stop_servers EXIT

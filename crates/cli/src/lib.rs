@@ -7,13 +7,13 @@
 //! trips at a server and prints how many it makes a second.
 //!
 //! ```
-//! use mrtr::record::{Record, RecordSpec};
+//! use mrtr::record::{Record, RecordOptions, RecordSpec};
 //! use mrtr::service::Service;
 //! use mrtr_sim::server::{Incoming, Server, ServerConfig};
 //! use mrtr_ticket::Key;
 //!
 //! let server = Server::new(Key::new([7u8; 32]).unwrap(), ServerConfig::default());
-//! let service = Service::new(server, Default::default(), Record::open(&RecordSpec::Memory, 0, 0).unwrap(), "A".into());
+//! let service = Service::new(server, Default::default(), Record::open(&RecordSpec::Memory, 0, &RecordOptions::default()).unwrap(), "A".into());
 //! let exchange = service.answer(&Incoming::read(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), "bob");
 //! assert!(exchange.response.unwrap().contains("-32601"));
 //! ```

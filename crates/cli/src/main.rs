@@ -43,7 +43,7 @@ fn main() -> ExitCode {
     };
     let outcome = match cli.command {
         Command::Sim(args) => sim::run(args).map(|()| ExitCode::SUCCESS),
-        Command::Serve(args) => runtime()
+        Command::Serve(args) => runtime_with(args.threads)
             .and_then(|rt| {
                 let served = rt.block_on(serve::run(args));
                 // stdin is read on a blocking thread that a stop cannot interrupt: do not wait for it.

@@ -9,7 +9,7 @@
 
 use crate::http::{self, HttpOptions};
 use crate::log::LogFormat;
-use crate::record::{Record, RecordSpec};
+use crate::record::{Record, RecordOptions, RecordSpec, RecordSync, RedisOptions};
 use crate::service::Service;
 use clap::Args;
 use mrtr_sim::server::{Server, ServerConfig, StateMode};
@@ -29,9 +29,21 @@ pub struct ServeArgs {
     /// Ticket protection: signed, sealed, or off (the careless server: no signature at all).
     #[arg(long, default_value = "signed", value_parser = signing)]
     signing: Mode,
-    /// The record of used tickets: memory, off, or redis://HOST:PORT (shared by replicas).
+    /// The record of used tickets: memory, off, or a Redis every replica shares:
+    /// redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss://… (TLS), redis+sentinel://H1:P1,H2:P2/SERVICE
+    /// (the primary Sentinel names), redis+cluster://H1:P1,H2:P2 (docs/OPERATIONS.md).
     #[arg(long, default_value = "memory")]
     record: RecordSpec,
+    /// A CA certificate (PEM) to trust for a rediss:// record.
+    #[arg(long, value_name = "PATH")]
+    record_ca: Option<PathBuf>,
+    /// Wait after each claim until this many Redis replicas have it (WAIT), and refuse the
+    /// ticket (nothing done, try again) when fewer do: a failover cannot lose a claim.
+    #[arg(long, value_name = "N")]
+    record_sync: Option<u32>,
+    /// How long --record-sync waits for the replicas.
+    #[arg(long, default_value = "500ms", value_parser = duration_ms, requires = "record_sync")]
+    record_sync_wait: u64,
     /// How long a ticket lives: 120s, 2m, 500ms.
     #[arg(long, default_value = "120s", value_parser = duration_ms)]
     ttl: u64,
@@ -77,7 +89,7 @@ pub struct ServeArgs {
     /// The most requests carrying a ticket answered at once (HTTP); one more gets 503.
     #[arg(long, default_value_t = 256)]
     max_in_flight: usize,
-    /// Worker threads answering requests (default: one per core).
+    /// Worker threads answering HTTP requests (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
     /// For testing probes only: leave this binding out of the tickets (principal, expiry or
@@ -155,9 +167,22 @@ pub fn service(args: &ServeArgs) -> Result<Service, String> {
     Ok(Service::new(
         server,
         tokens,
-        Record::open(&args.record, crate::service::now_ms(), args.clock_skew)?,
+        Record::open(&args.record, crate::service::now_ms(), &record_options(args)?)?,
         args.replica.clone(),
     ))
+}
+
+/// The record's options these arguments give.
+fn record_options(args: &ServeArgs) -> Result<RecordOptions, String> {
+    let ca = match &args.record_ca {
+        Some(path) => Some(std::fs::read(path).map_err(|e| format!("--record-ca {}: {e}", path.display()))?),
+        None => None,
+    };
+    let sync = args.record_sync.map(|replicas| RecordSync { replicas, wait_ms: args.record_sync_wait });
+    if sync.is_some() && !matches!(args.record, RecordSpec::Redis(_)) {
+        return Err("--record-sync waits for Redis replicas: it needs a --record redis address".into());
+    }
+    Ok(RecordOptions { skew_ms: args.clock_skew, redis: RedisOptions { ca, sync } })
 }
 
 /// Resolves on SIGTERM or SIGINT.

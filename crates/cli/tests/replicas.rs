@@ -81,7 +81,9 @@ async fn two_replicas_share_one_record_in_redis() {
     assert_eq!(forgotten["error"]["code"], -32602, "{forgotten}");
     assert_eq!(forgotten["error"]["data"]["check"], "single-use");
     let message = forgotten["error"]["message"].as_str().unwrap_or_default();
-    assert!(message.contains("issued before the record of used tickets began. Start the request again"), "{message}");
+    assert!(message.contains("the record of used tickets restarted at "), "{message}");
+    assert!(message.contains("UTC and may have forgotten tickets used before then"), "{message}");
+    assert!(message.ends_with("Start the request again without it."), "{message}");
     // A flow started after the record began again: the clock-skew margin (1 s) passed first.
     tokio::time::sleep(Duration::from_millis(1_100)).await;
     let (_, fresh) = post(&client, &b.url, &request(5, "tools/call", deploy()), Some("bob-token")).await;
@@ -94,12 +96,15 @@ async fn two_replicas_share_one_record_in_redis() {
 /// sent again after its answer was lost recognises itself.
 #[test]
 fn single_use_survives_a_redis_that_restarts_empty() {
-    use mrtr::record::{Record, RecordSpec};
+    use mrtr::record::{Record, RecordOptions, RecordSpec};
     use mrtr_ticket::{Refused, ReplayRecord};
     let Some(mut redis) = Redis::start() else { return };
     let spec = RecordSpec::Redis(redis.url.clone());
-    let (start, skew, exp) = (1_000_000, 1_000, 10_000_000);
-    let record = Record::open(&spec, start, skew).expect("Redis answers");
+    let skew = 1_000;
+    let options = RecordOptions { skew_ms: skew, ..RecordOptions::default() };
+    let start = mrtr::service::now_ms();
+    let exp = start + 600_000;
+    let record = Record::open(&spec, start, &options).expect("Redis answers");
     let issued = start + 10;
     for n in 0..200 {
         let mut claim = record.for_request().expect("a record");
@@ -112,16 +117,21 @@ fn single_use_survives_a_redis_that_restarts_empty() {
             Err(Refused::AlreadyUsed(issued + 5))
         );
     }
-    let port = redis.url.rsplit(':').next().and_then(|p| p.parse().ok()).expect("a port");
+    let port = redis.port();
     redis.stop();
+    let restarted = mrtr::service::now_ms();
     let _redis = Redis::start_on(port).expect("Redis again, empty");
-    std::thread::sleep(Duration::from_millis(600)); // the breaker's ping, had a claim failed
-    let later = issued + 60_000;
+    std::thread::sleep(Duration::from_millis(600)); // the record's watch notices the restart
+    let later = mrtr::service::now_ms();
     let replayed: Vec<Result<(), Refused>> = (0..200)
         .map(|n| record.for_request().expect("a record").check_and_insert(&format!("n{n}"), issued, exp, later))
         .collect();
-    assert!(replayed.iter().all(|r| *r == Err(Refused::Forgotten { since_ms: later + skew })), "{replayed:?}");
+    let began_again = |r: &Result<(), Refused>| matches!(r, Err(Refused::Forgotten { since_ms }) if (restarted + skew..=later + skew).contains(since_ms));
+    assert!(replayed.iter().all(began_again), "{replayed:?}");
     // A ticket issued after the record began again (and its skew) is claimed once.
+    let fresh_at = later + skew;
     let mut fresh = record.for_request().expect("a record");
-    assert_eq!(fresh.check_and_insert("new", later + skew, exp, later + skew + 1), Ok(()));
+    assert_eq!(fresh.check_and_insert("new", fresh_at, exp, fresh_at + 1), Ok(()));
+    let mut again = record.for_request().expect("a record");
+    assert_eq!(again.check_and_insert("new", fresh_at, exp, fresh_at + 2), Err(Refused::AlreadyUsed(fresh_at + 1)));
 }

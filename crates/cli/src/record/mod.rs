@@ -13,7 +13,20 @@ mod redis;
 use mrtr_ticket::{Refused, ReplayRecord, UsedNonces};
 use std::sync::Mutex;
 
-pub use self::redis::RedisRecord;
+pub use self::redis::{RecordSync, RedisOptions, RedisRecord, WATCH_EVERY};
+
+/// The Redis addresses `--record` takes.
+const REDIS_SCHEMES: [&str; 6] =
+    ["redis://", "rediss://", "redis+sentinel://", "rediss+sentinel://", "redis+cluster://", "rediss+cluster://"];
+
+/// How a record is set up, beside what `--record` names.
+#[derive(Debug, Clone, Default)]
+pub struct RecordOptions {
+    /// How far the replicas' clocks may disagree, ms.
+    pub skew_ms: u64,
+    /// For a Redis record: TLS, replication.
+    pub redis: RedisOptions,
+}
 
 /// What `--record` names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,7 +35,8 @@ pub enum RecordSpec {
     Off,
     /// This process's memory.
     Memory,
-    /// A Redis server, `redis://[:PASSWORD@]HOST:PORT[/DB]`.
+    /// A Redis: `redis://[USER:PASSWORD@]HOST:PORT[/DB]`, `rediss://…` (TLS),
+    /// `redis+sentinel://H1:P1,H2:P2/SERVICE`, `redis+cluster://H1:P1,H2:P2`.
     Redis(String),
 }
 
@@ -33,8 +47,11 @@ impl std::str::FromStr for RecordSpec {
         match text {
             "off" => Ok(RecordSpec::Off),
             "memory" => Ok(RecordSpec::Memory),
-            url if url.starts_with("redis://") => Ok(RecordSpec::Redis(url.to_owned())),
-            other => Err(format!("memory, off or redis://HOST:PORT, not '{other}'")),
+            url if REDIS_SCHEMES.iter().any(|scheme| url.starts_with(scheme)) => Ok(RecordSpec::Redis(url.to_owned())),
+            other => Err(format!(
+                "memory, off, redis://HOST:PORT, rediss://HOST:PORT, redis+sentinel://H1:P1,H2:P2/SERVICE or \
+                 redis+cluster://H1:P1,H2:P2, not '{other}'"
+            )),
         }
     }
 }
@@ -51,17 +68,17 @@ pub enum Record {
 }
 
 impl Record {
-    /// The record `spec` names, at `now_ms`. A Redis is asked at once (`PING`, and the
-    /// password and database the address names): one that cannot be reached, or refuses
-    /// them, fails the start with the reason. `skew_ms` is how far the replicas' clocks may
-    /// disagree.
-    pub fn open(spec: &RecordSpec, now_ms: u64, skew_ms: u64) -> Result<Record, String> {
+    /// The record `spec` names, at `now_ms`. A Redis is asked at once (the user, password
+    /// and database the address names, its eviction policy, with `--record-sync` its
+    /// replicas): one that cannot be reached, refuses them, or may evict keys fails the start
+    /// with the reason.
+    pub fn open(spec: &RecordSpec, now_ms: u64, options: &RecordOptions) -> Result<Record, String> {
         Ok(match spec {
             RecordSpec::Off => Record::Off,
             RecordSpec::Memory => {
                 Record::Memory(MemoryRecord { used: Mutex::new(UsedNonces::new()), since_ms: now_ms })
             }
-            RecordSpec::Redis(url) => Record::Redis(RedisRecord::open(url, now_ms, skew_ms)?),
+            RecordSpec::Redis(url) => Record::Redis(RedisRecord::open(url, now_ms, options.skew_ms, &options.redis)?),
         })
     }
 
@@ -119,19 +136,22 @@ mod tests {
         assert_eq!("memory".parse(), Ok(RecordSpec::Memory));
         assert_eq!("redis://127.0.0.1:6379".parse(), Ok(RecordSpec::Redis("redis://127.0.0.1:6379".into())));
         assert!("shared".parse::<RecordSpec>().is_err());
+        for address in ["rediss://h:6380", "redis+sentinel://h:26379/main", "redis+cluster://h:7000,h:7001"] {
+            assert_eq!(address.parse(), Ok(RecordSpec::Redis(address.into())));
+        }
     }
 
     #[test]
     fn a_redis_that_is_not_there_fails_the_start_with_the_reason() {
         // Port 9 on loopback (discard) has no Redis: the connection is refused at once.
-        let opened = Record::open(&RecordSpec::Redis("redis://127.0.0.1:9".into()), 1_000, 0);
+        let opened = Record::open(&RecordSpec::Redis("redis://127.0.0.1:9".into()), 1_000, &RecordOptions::default());
         let why = opened.expect_err("no Redis there");
         assert!(why.starts_with("--record redis://127.0.0.1:9: "), "{why}");
     }
 
     #[test]
     fn the_memory_record_refuses_what_was_issued_before_it_began() {
-        let record = Record::open(&RecordSpec::Memory, 10_000, 0).expect("memory");
+        let record = Record::open(&RecordSpec::Memory, 10_000, &RecordOptions::default()).expect("memory");
         let mut first = record.for_request().expect("a record");
         assert_eq!(first.check_and_insert("old", 9_999, 60_000, 10_500), Err(Refused::Forgotten { since_ms: 10_000 }));
         assert_eq!(first.check_and_insert("new", 10_000, 60_000, 10_500), Ok(()));
