@@ -20,8 +20,24 @@ impl Redis {
 
     /// The same on `port`.
     pub fn start_on(port: u16) -> Option<Redis> {
+        Redis::start_on_with(port, &[])
+    }
+
+    /// A throwaway redis-server with more settings (`--maxmemory 4mb`, `--replicaof …`).
+    pub fn start_with(extra: &[&str]) -> Option<Redis> {
+        Redis::start_on_with(free_port(), extra)
+    }
+
+    /// The same on `port`: a redis-server, or with `--sentinel` among `extra` a Sentinel
+    /// (its configuration file the first of `extra`).
+    pub fn start_on_with(port: u16, extra: &[&str]) -> Option<Redis> {
+        let dir = std::env::temp_dir().join(format!("mrtr-redis-{}-{port}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
         let child = Command::new("redis-server")
+            .args(extra.iter().take_while(|a| a.ends_with(".conf")))
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .args(["--dir", &dir.to_string_lossy()])
+            .args(extra.iter().skip_while(|a| a.ends_with(".conf")))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn();
@@ -51,7 +67,34 @@ impl Redis {
     }
 }
 
+/// A free loopback port.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
 impl Redis {
+    /// Runs one command (`["CONFIG", "SET", "maxmemory", "4mb"]`) and reads its answer.
+    pub fn query<T: redis::FromRedisValue>(&self, args: &[&str]) -> redis::RedisResult<T> {
+        let mut connection = redis::Client::open(self.url.as_str())?.get_connection()?;
+        let mut cmd = redis::cmd(args[0]);
+        for arg in &args[1..] {
+            cmd.arg(*arg);
+        }
+        cmd.query(&mut connection)
+    }
+
+    /// One field of `INFO`: `info("replication", "role")`.
+    pub fn info(&self, section: &str, field: &str) -> String {
+        let text: String = self.query(&["INFO", section]).unwrap_or_default();
+        let prefix = format!("{field}:");
+        text.lines().find_map(|l| l.strip_prefix(&prefix)).unwrap_or_default().trim().to_owned()
+    }
+
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Its port.
     pub fn port(&self) -> u16 {
         self.url.rsplit(':').next().and_then(|p| p.parse().ok()).unwrap_or(0)
