@@ -245,3 +245,94 @@ async fn the_promises_hold_through_restarts_hangs_and_an_unread_log() {
     assert!(tally.completed.len() > 20, "flows completed: {}", tally.completed.len());
     drop(b);
 }
+
+/// A Redis that hangs (stopped: it still accepts connections) with 1,000 retries pending at
+/// once, each on a connection of its own: every one is answered within 3 s (refused as
+/// unavailable, or 503 past the in-flight bound), none is closed without an answer, and none
+/// spent its ticket: once Redis answers again, each of the 1,000 completes exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_hung_redis_answers_every_pending_retry_and_spends_nothing() {
+    const PENDING: usize = 1_000;
+    let Some(redis) = Redis::start() else { return };
+    let key = common::key_file("hung");
+    let args = |replica: &'static str| ["--replica", replica, "--key-file", &key, "--record", &redis.url];
+    let (a, b) = (Served::start(&args("A")), Served::start(&args("B")));
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(20)).build().expect("a client");
+    let mut firsts = Vec::new();
+    for chunk in 0..(PENDING / 100) {
+        let calls = (0..100u64).map(|i| {
+            let (client, url) = (client.clone(), a.url.clone());
+            let id = (chunk * 100) as u64 + i;
+            async move { try_post(&client, &url, &request(id, "tools/call", deploy("staging"))).await }
+        });
+        for answer in futures_join(calls).await {
+            let (_, first) = answer.expect("a first round");
+            assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+            firsts.push(first);
+        }
+    }
+    // A client each, so that every retry has its own connection.
+    let clients: Vec<reqwest::Client> = (0..PENDING)
+        .map(|_| reqwest::Client::builder().timeout(Duration::from_secs(20)).build().expect("a client"))
+        .collect();
+    redis.freeze();
+    let retries = firsts.iter().zip(clients).enumerate().map(|(i, (first, client))| {
+        let url = if i % 2 == 0 { b.url.clone() } else { a.url.clone() };
+        let message = request(100_000 + i as u64, "tools/call", retry_of("staging", first));
+        async move {
+            let sent = Instant::now();
+            (try_post(&client, &url, &message).await, sent.elapsed())
+        }
+    });
+    let answers = futures_join(retries).await;
+    redis.thaw();
+    let unanswered: Vec<&String> = answers.iter().filter_map(|(a, _)| a.as_ref().err()).collect();
+    let slowest = answers.iter().map(|(_, took)| *took).max().unwrap_or_default();
+    let busy = answers.iter().filter(|(a, _)| matches!(a, Ok((503, _)))).count();
+    let unavailable = answers
+        .iter()
+        .filter(|(a, _)| matches!(a, Ok((200, r)) if r["error"]["data"]["reason"] == "replay_record_unavailable"))
+        .count();
+    println!(
+        "hung Redis: {PENDING} retries: {unavailable} refused as unavailable, {busy} got 503; slowest {slowest:?}"
+    );
+    assert_eq!(unanswered, Vec::<&String>::new(), "every retry answered");
+    assert_eq!(unavailable + busy, PENDING, "every retry refused, none completed or spent");
+    assert!(slowest <= Duration::from_secs(3), "the slowest answer took {slowest:?}");
+
+    // Redis answers again: each ticket completes once, and a replay of it is refused.
+    let thawed = Instant::now();
+    let mut completed = 0;
+    for (i, first) in firsts.iter().enumerate() {
+        loop {
+            let message = request(200_000 + i as u64, "tools/call", retry_of("staging", first));
+            let (_, reply) = try_post(&client, &a.url, &message).await.expect("an answer");
+            if is_complete(&reply) {
+                completed += 1;
+                break;
+            }
+            assert_eq!(reply["error"]["data"]["reason"], "replay_record_unavailable", "flow {i}: {reply}");
+            assert!(thawed.elapsed() < Duration::from_secs(10), "flow {i} still refused: {reply}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    assert_eq!(completed, PENDING, "no ticket was spent by a retry that was refused");
+    for (i, first) in firsts.iter().enumerate().step_by(10) {
+        let message = request(300_000 + i as u64, "tools/call", retry_of("staging", first));
+        let (_, reply) = try_post(&client, &b.url, &message).await.expect("an answer");
+        assert_eq!(reply["error"]["data"]["check"], "single-use", "flow {i}: {reply}");
+    }
+    let _ = std::fs::remove_file(&key);
+}
+
+/// Runs every future at once on the test's runtime and collects their outputs in order.
+async fn futures_join<T: Send + 'static>(
+    futures: impl IntoIterator<Item = impl std::future::Future<Output = T> + Send + 'static>,
+) -> Vec<T> {
+    let tasks: Vec<_> = futures.into_iter().map(tokio::spawn).collect();
+    let mut outputs = Vec::with_capacity(tasks.len());
+    for task in tasks {
+        outputs.push(task.await.expect("a task"));
+    }
+    outputs
+}
