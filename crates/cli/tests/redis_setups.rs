@@ -323,3 +323,125 @@ fn a_cluster_shard_failover_accepts_no_used_ticket_again() {
     assert_eq!(accepted_again(&record, &used), Vec::<String>::new());
     println!("cluster: new flows complete {took:?} after a shard's primary died");
 }
+
+/// A certificate authority and a server certificate for 127.0.0.1, made by openssl for the run.
+fn certificates(dir: &std::path::Path) -> Option<()> {
+    let run = |args: &[&str]| {
+        std::process::Command::new("openssl").args(args).current_dir(dir).output().is_ok_and(|o| o.status.success())
+    };
+    std::fs::write(dir.join("ext.cnf"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n").ok()?;
+    let made = run(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=mrtr test CA",
+    ]) && run(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=localhost",
+    ]) && run(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.pem",
+        "-days",
+        "2",
+        "-extfile",
+        "ext.cnf",
+    ]);
+    made.then_some(())
+}
+
+#[test]
+fn a_tls_redis_with_an_acl_user_keeps_single_use_and_says_what_is_wrong() {
+    let dir = std::env::temp_dir().join(format!("mrtr-tls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    certificates(&dir).expect("openssl made the certificates (scripts/setup.sh installs it)");
+    let file = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let tls_port = free_port().to_string();
+    let Some(redis) = Redis::start_with(&[
+        "--tls-port",
+        &tls_port,
+        "--tls-cert-file",
+        &file("server.pem"),
+        "--tls-key-file",
+        &file("server.key"),
+        "--tls-ca-cert-file",
+        &file("ca.pem"),
+        "--tls-auth-clients",
+        "no",
+    ]) else {
+        return;
+    };
+    let user = [
+        "ACL",
+        "SETUSER",
+        "mrtr",
+        "on",
+        ">s3cret",
+        "~mrtr:*",
+        "+@connection",
+        "+eval",
+        "+get",
+        "+set",
+        "+del",
+        "+info",
+        "+client",
+    ];
+    redis.query::<()>(&user).expect("an ACL user");
+    redis
+        .query::<()>(&[
+            "ACL",
+            "SETUSER",
+            "narrow",
+            "on",
+            ">n",
+            "~mrtr:*",
+            "+@connection",
+            "+eval",
+            "+get",
+            "+set",
+            "+client",
+        ])
+        .expect("a user");
+    let ca = std::fs::read(dir.join("ca.pem")).expect("the CA");
+    let open_tls = |address: &str, ca: Option<Vec<u8>>| {
+        let options = RecordOptions { skew_ms: SKEW, redis: RedisOptions { ca, sync: None } };
+        Record::open(&RecordSpec::Redis(address.to_owned()), now_ms(), &options)
+    };
+    let address = format!("rediss://mrtr:s3cret@127.0.0.1:{tls_port}");
+    let record = open_tls(&address, Some(ca.clone())).expect("TLS with the CA, as the ACL user");
+    let used = redeem(&record, "tls", 10);
+    assert_eq!(accepted_again(&record, &used), Vec::<String>::new());
+    let wrong =
+        open_tls(&format!("rediss://mrtr:guess@127.0.0.1:{tls_port}"), Some(ca.clone())).expect_err("a wrong password");
+    assert!(wrong.contains("rediss://mrtr:***@") && !wrong.contains("guess"), "{wrong}");
+    let untrusted = open_tls(&address, None).expect_err("a certificate nobody trusts");
+    assert!(untrusted.contains("certificate"), "{untrusted}");
+    let narrow = open_tls(&format!("rediss://narrow:n@127.0.0.1:{tls_port}"), Some(ca)).expect_err("no INFO");
+    assert!(narrow.contains("needs ~mrtr:* +eval +get +set +del +info"), "{narrow}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -262,6 +262,9 @@ impl Shared {
             match outcome {
                 Ok(Outcome::Evicting(policy)) => return Err(evicting_at_start(&policy)),
                 Ok(_) => {}
+                Err(Fault::Answer(why)) if why.contains("can't run this command") => {
+                    return Err(format!("{why}. The record's ACL user needs ~mrtr:* +eval +get +set +del +info (and +wait with --record-sync)"))
+                }
                 Err(Fault::Link { why, .. } | Fault::Answer(why)) => return Err(why),
             }
         }
