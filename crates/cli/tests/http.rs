@@ -265,3 +265,17 @@ fn a_flood_of_silent_bodies_is_cut_off_and_the_server_serves_again() {
     assert_eq!(closed, 1_100, "the server closed every silent connection");
     println!("flood: answered after {waited:?}; every silent connection closed after {:?}", started.elapsed());
 }
+
+/// `--threads N` sets how many worker threads answer HTTP requests.
+#[test]
+fn threads_sets_the_worker_threads() {
+    let workers = |served: &Served| {
+        let tasks = std::fs::read_dir(format!("/proc/{}/task", served.pid())).expect("its threads");
+        tasks
+            .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+            .filter(|name| name.trim() == "tokio-rt-worker")
+            .count()
+    };
+    assert_eq!(workers(&Served::start(&["--threads", "1"])), 1);
+    assert_eq!(workers(&Served::start(&["--threads", "3"])), 3);
+}

@@ -12,7 +12,7 @@
 mod common;
 
 use common::proxy::Proxy;
-use common::redis_server::{free_port, Redis};
+use common::redis_server::{free_cluster_port, free_port, Redis};
 use mrtr::record::{Record, RecordOptions, RecordSpec, RecordSync, RedisOptions};
 use mrtr::service::now_ms;
 use mrtr_ticket::{Refused, ReplayRecord};
@@ -283,9 +283,9 @@ fn a_sentinel_failover_accepts_no_used_ticket_again() {
 #[test]
 fn a_cluster_shard_failover_accepts_no_used_ticket_again() {
     let cluster = ["--cluster-enabled", "yes", "--cluster-node-timeout", "1000", "--repl-diskless-sync-delay", "0"];
-    let Some(first) = Redis::start_with(&cluster) else { return };
+    let Some(first) = Redis::start_on_with(free_cluster_port(), &cluster) else { return };
     let mut nodes = vec![first];
-    nodes.extend((0..5).map(|_| Redis::start_with(&cluster).expect("a cluster node")));
+    nodes.extend((0..5).map(|_| Redis::start_on_with(free_cluster_port(), &cluster).expect("a cluster node")));
     let addresses: Vec<String> = nodes.iter().map(|n| format!("127.0.0.1:{}", n.port())).collect();
     let created = std::process::Command::new("redis-cli")
         .args(["--cluster", "create"])

@@ -30,6 +30,11 @@ impl Served {
         Served::spawn(args, true)
     }
 
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends SIGTERM and waits: whether it exited with 0.
     pub fn terminate(&mut self) -> bool {
         redis_server::signal(self.child.id(), "TERM");

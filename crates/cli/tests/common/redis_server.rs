@@ -33,7 +33,9 @@ impl Redis {
     pub fn start_on_with(port: u16, extra: &[&str]) -> Option<Redis> {
         let dir = std::env::temp_dir().join(format!("mrtr-redis-{}-{port}", std::process::id()));
         let _ = std::fs::create_dir_all(&dir);
-        let child = Command::new("redis-server")
+        // A Sentinel is Debian's redis-sentinel (the same program, started by that name).
+        let program = if extra.contains(&"--sentinel") { "redis-sentinel" } else { "redis-server" };
+        let child = Command::new(program)
             .args(extra.iter().take_while(|a| a.ends_with(".conf")))
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
             .args(["--dir", &dir.to_string_lossy()])
@@ -70,6 +72,22 @@ impl Redis {
 /// A free loopback port.
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
+/// A free loopback port for a Redis Cluster node: at most 55535, with the port 10000 above
+/// it (the cluster bus) free too.
+pub fn free_cluster_port() -> u16 {
+    use std::sync::atomic::{AtomicU16, Ordering};
+    static NEXT: AtomicU16 = AtomicU16::new(0);
+    let seed = (std::process::id() % 997) as u16 * 31;
+    for _ in 0..2_000 {
+        let port = 20_000 + (seed.wrapping_add(NEXT.fetch_add(7, Ordering::SeqCst))) % 30_000;
+        let free = |p: u16| std::net::TcpListener::bind(("127.0.0.1", p)).is_ok();
+        if free(port) && free(port + 10_000) {
+            return port;
+        }
+    }
+    panic!("no free port pair for a cluster node")
 }
 
 impl Redis {

@@ -37,7 +37,11 @@ use std::time::Duration;
 pub const WATCH_EVERY: Duration = Duration::from_millis(200);
 
 /// The longest a claim may wait for its answer in all, beyond which it is refused.
-const CLAIM_BUDGET: Duration = Duration::from_secs(2);
+const CLAIM_BUDGET: Duration = Duration::from_millis(2_500);
+
+/// A claim not sent to Redis this long after the request asked (a reconnection in the way) is
+/// not sent at all: its answer would come after the request was refused.
+const SEND_BY: Duration = Duration::from_millis(1_000);
 
 /// `--record-sync`: how many replicas must have a claim, and how long to wait for them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,9 +155,22 @@ impl RedisRecord {
         if let Some(why) = lock(&self.shared.shut).clone() {
             return Err(Refused::Unavailable(why));
         }
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
         let (shared, nonce, claim) = (self.shared.clone(), nonce.to_owned(), claim.to_owned());
-        wait_on(&self.runtime, CLAIM_BUDGET, async move { shared.claim(&nonce, &claim, iat_ms, exp_ms, now_ms).await })
-            .unwrap_or_else(|| Err(Refused::Unavailable("Redis did not answer in time: try again shortly".into())))
+        let send_by = tokio::time::Instant::now() + SEND_BY;
+        self.runtime.spawn(async move {
+            let value = format!("{claim}:{now_ms}");
+            let outcome = shared.claim(&nonce, &claim, &value, iat_ms, exp_ms, now_ms, send_by).await;
+            // Nobody waits for this answer any more (the request was refused): a claim that
+            // landed is taken back, so it spends nothing.
+            if tx.send(outcome.clone()).is_err() && outcome.is_ok() {
+                if let Ok(mut connection) = shared.connection().await {
+                    let _ = connection.query::<i64>(&release(&shared.layout.keys(&nonce).0, &value)).await;
+                }
+            }
+        });
+        rx.recv_timeout(CLAIM_BUDGET)
+            .unwrap_or_else(|_| Err(Refused::Unavailable("Redis did not answer in time: try again shortly".into())))
     }
 }
 
@@ -283,12 +300,22 @@ impl Shared {
         Ok(())
     }
 
-    /// One claim, with one more try on a new connection when the one in use broke.
-    async fn claim(&self, nonce: &str, claim: &str, iat_ms: u64, exp_ms: u64, now_ms: u64) -> Result<(), Refused> {
+    /// One claim, with one more try on a new connection when the one in use broke; none sent
+    /// after `send_by`.
+    #[allow(clippy::too_many_arguments, reason = "one claim's facts, each named")]
+    async fn claim(
+        &self,
+        nonce: &str,
+        claim: &str,
+        value: &str,
+        iat_ms: u64,
+        exp_ms: u64,
+        now_ms: u64,
+        send_by: tokio::time::Instant,
+    ) -> Result<(), Refused> {
         let keys = self.layout.keys(nonce);
-        let value = format!("{claim}:{now_ms}");
         let px = exp_ms.saturating_sub(now_ms).saturating_add(self.skew_ms).max(1);
-        let cmd = self.script(&keys, &value, px, now_ms, iat_ms);
+        let cmd = self.script(&keys, value, px, now_ms, iat_ms);
         let mut tried = 0;
         let outcome = loop {
             tried += 1;
@@ -296,16 +323,19 @@ impl Shared {
                 Ok(connection) => connection,
                 Err(fault) => break Err(fault),
             };
+            if tokio::time::Instant::now() > send_by {
+                break Err(Fault::Link { why: "no connection to Redis in time".into(), retry: false });
+            }
             match self.run(&mut connection, &cmd).await {
                 Ok(Outcome::Claimed) => {
-                    break self.replicated(&mut connection, &keys.0, &value).await.map(|()| Outcome::Claimed)
+                    break self.replicated(&mut connection, &keys.0, value).await.map(|()| Outcome::Claimed)
                 }
                 Ok(outcome) => break Ok(outcome),
                 Err(Fault::Link { why, retry }) => {
                     // Taken back on the same connection, after the claim: if Redis runs the
                     // claim late, it runs this right after it.
                     let mut late = connection.clone();
-                    let release = release(&keys.0, &value);
+                    let release = release(&keys.0, value);
                     tokio::spawn(async move {
                         let _ = late.query::<i64>(&release).await;
                     });
