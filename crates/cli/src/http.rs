@@ -18,9 +18,9 @@
 //!
 //! Bounded work: a client that sends its headers or its body too slowly is cut off, idle
 //! connections close, at most [`MAX_CONNECTIONS`] are open at once (the next waits to be
-//! accepted), and at most `max_in_flight` requests that carry a ticket (the only ones that may
-//! wait on the record of used tickets) are answered at once: one more gets 503 with
-//! `Retry-After`. A request without a ticket never waits on the record. On SIGTERM or SIGINT
+//! accepted), and at most `max_in_flight` requests that carry a ticket to a Redis record (the
+//! only ones that may wait) are answered at once: one more gets 503 with `Retry-After`. A
+//! request without a ticket, or with a memory record, never waits. On SIGTERM or SIGINT
 //! the server stops accepting, finishes the requests in flight (up to [`DRAIN`]), and returns.
 
 use crate::log;
@@ -345,7 +345,7 @@ async fn mcp(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: By
             "Unauthorized: this server does not know that bearer token",
         );
     };
-    let carries_ticket = message.pointer("/params/requestState").is_some();
+    let may_wait = endpoint.service.may_wait() && message.pointer("/params/requestState").is_some();
     let answer = {
         let service = endpoint.service.clone();
         let line = line.to_owned();
@@ -356,9 +356,9 @@ async fn mcp(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: By
             exchange
         }
     };
-    // Only a ticket may wait on the record (Redis): those requests go to the blocking pool,
-    // a bounded number at a time; everything else is answered here, at once.
-    let exchange = if carries_ticket {
+    // Only a ticket may wait, on a Redis record: those requests go to the blocking pool, a
+    // bounded number at a time; everything else is answered here, at once.
+    let exchange = if may_wait {
         let Ok(_permit) = endpoint.in_flight.clone().try_acquire_owned() else {
             let message = "Service unavailable: too many requests in flight. Retry shortly with the same ticket.";
             let busy = refuse(StatusCode::SERVICE_UNAVAILABLE, id, jsonrpc::INTERNAL_ERROR, message);
@@ -371,10 +371,10 @@ async fn mcp(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: By
     } else {
         answer()
     };
-    match exchange.handled.response {
-        Some(response) => json_response(status_of(&response), response.to_string()),
+    match (exchange.handled.response, exchange.response) {
+        (Some(response), Some(text)) => json_response(status_of(&response), text),
         // A notification, or a response a client should not send: accepted, no body.
-        None => StatusCode::ACCEPTED.into_response(),
+        _ => StatusCode::ACCEPTED.into_response(),
     }
 }
 

@@ -86,7 +86,8 @@ pub struct ServeArgs {
     /// The log's format: text (for people) or json (one object a line).
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log: LogFormat,
-    /// The most requests carrying a ticket answered at once (HTTP); one more gets 503.
+    /// The most requests carrying a ticket to a Redis record answered at once (HTTP); one more
+    /// gets 503.
     #[arg(long, default_value_t = 256)]
     max_in_flight: usize,
     /// Worker threads answering HTTP requests (default: one per core).

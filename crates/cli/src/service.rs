@@ -65,6 +65,12 @@ impl Service {
         Service { server, tokens, record, replica }
     }
 
+    /// Whether answering a request that carries a ticket may wait (on a Redis record); the
+    /// memory record and none answer at once.
+    pub fn may_wait(&self) -> bool {
+        matches!(self.record, Record::Redis(_))
+    }
+
     /// Its name, in the ledger and the log.
     pub fn replica(&self) -> &str {
         &self.replica

@@ -276,6 +276,15 @@ fn threads_sets_the_worker_threads() {
             .filter(|name| name.trim() == "tokio-rt-worker")
             .count()
     };
-    assert_eq!(workers(&Served::start(&["--threads", "1"])), 1);
-    assert_eq!(workers(&Served::start(&["--threads", "3"])), 3);
+    // Each thread names itself once it runs: a busy machine may take a moment.
+    let settled = |served: &Served, expected: usize| {
+        let asked = Instant::now();
+        while workers(served) < expected && asked.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        workers(served)
+    };
+    assert_eq!(settled(&Served::start(&["--threads", "1"]), 1), 1);
+    assert_eq!(settled(&Served::start(&["--threads", "3"]), 3), 3);
 }
