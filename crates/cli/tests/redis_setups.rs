@@ -445,3 +445,31 @@ fn a_tls_redis_with_an_acl_user_keeps_single_use_and_says_what_is_wrong() {
     assert!(narrow.contains("needs ~mrtr:* +eval +get +set +del +info"), "{narrow}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// After Redis restarts empty, a ticket minted after it is refused only for the clock-skew
+/// margin plus the moment the record's watch takes to notice, and the refusal says when the
+/// record restarted.
+#[test]
+fn after_a_restart_fresh_tickets_are_refused_only_for_the_skew_and_a_look() {
+    let Some(mut redis) = Redis::start() else { return };
+    let record = open(&redis.url, None).expect("Redis");
+    redeem(&record, "before", 5);
+    let port = redis.port();
+    redis.stop();
+    let _again = Redis::start_on(port).expect("Redis again, empty");
+    let back = now_ms();
+    let window = loop {
+        let minted = now_ms();
+        match claim(&record, &fresh_nonce("after"), minted) {
+            Ok(()) => break minted - back,
+            Err(Refused::Forgotten { since_ms }) => assert!(since_ms >= back, "{since_ms} < {back}"),
+            Err(Refused::Unavailable(_)) => {}
+            Err(other) => panic!("{other:?}"),
+        }
+        assert!(now_ms() - back < 10_000, "fresh tickets still refused");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    println!("restart: tickets minted {window} ms after Redis came back are accepted (skew {SKEW} ms)");
+    let look = mrtr::record::WATCH_EVERY.as_millis() as u64;
+    assert!(window <= SKEW + look + 300, "refused for {window} ms");
+}
