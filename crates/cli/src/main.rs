@@ -6,6 +6,11 @@ use clap::{CommandFactory, Parser, Subcommand};
 use mrtr::{bench, call, lint, probe, serve, sim};
 use std::process::ExitCode;
 
+/// Every request's JSON values and strings live for microseconds: mimalloc serves them with a
+/// fraction of the CPU glibc's allocator spends (docs/ARCHITECTURE.md, Libraries).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The lab's multi round-trip requests, for real: simulate, serve, call.
 #[derive(Debug, Parser)]
 #[command(name = "mrtr", version)]
