@@ -409,6 +409,7 @@ fn a_tls_redis_with_an_acl_user_keeps_single_use_and_says_what_is_wrong() {
         "+set",
         "+del",
         "+info",
+        "+time",
         "+client",
     ];
     redis.query::<()>(&user).expect("an ACL user");
@@ -442,7 +443,7 @@ fn a_tls_redis_with_an_acl_user_keeps_single_use_and_says_what_is_wrong() {
     let untrusted = open_tls(&address, None).expect_err("a certificate nobody trusts");
     assert!(untrusted.contains("certificate"), "{untrusted}");
     let narrow = open_tls(&format!("rediss://narrow:n@127.0.0.1:{tls_port}"), Some(ca)).expect_err("no INFO");
-    assert!(narrow.contains("needs ~mrtr:* +eval +get +set +del +info"), "{narrow}");
+    assert!(narrow.contains("needs ~mrtr:* +eval +get +set +del +info +time"), "{narrow}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -37,11 +37,11 @@ use std::time::Duration;
 pub const WATCH_EVERY: Duration = Duration::from_millis(200);
 
 /// The longest a claim may wait for its answer in all, beyond which it is refused.
-const CLAIM_BUDGET: Duration = Duration::from_millis(2_500);
+const CLAIM_BUDGET: Duration = Duration::from_secs(2);
 
 /// A claim not sent to Redis this long after the request asked (a reconnection in the way) is
 /// not sent at all: its answer would come after the request was refused.
-const SEND_BY: Duration = Duration::from_millis(1_000);
+const SEND_BY: Duration = Duration::from_millis(900);
 
 /// `--record-sync`: how many replicas must have a claim, and how long to wait for them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,7 +164,8 @@ impl RedisRecord {
             // Nobody waits for this answer any more (the request was refused): a claim that
             // landed is taken back, so it spends nothing.
             if tx.send(outcome.clone()).is_err() && outcome.is_ok() {
-                if let Ok(mut connection) = shared.connection().await {
+                if let Ok(connection) = shared.connection().await {
+                    let mut connection = connection.patient();
                     let _ = connection.query::<i64>(&release(&shared.layout.keys(&nonce).0, &value)).await;
                 }
             }
@@ -214,8 +215,9 @@ fn wait_on<T: Send + 'static>(
 }
 
 impl Shared {
-    /// The connection in use, or a new one.
-    async fn connection(&self) -> Result<Connection, Fault> {
+    /// The connection in use, or a new one. A claim (`for_claim`) does not connect while the
+    /// record is shut: it is refused at once, and the background look reconnects.
+    async fn connection_for(&self, for_claim: bool) -> Result<Connection, Fault> {
         if let Some(connection) = lock(&self.current).clone() {
             return Ok(connection);
         }
@@ -223,9 +225,17 @@ impl Shared {
         if let Some(connection) = lock(&self.current).clone() {
             return Ok(connection);
         }
+        if let Some(why) = lock(&self.shut).clone().filter(|_| for_claim) {
+            return Err(Fault::Link { why, retry: false });
+        }
         let connection = self.target.connect().await.map_err(|why| Fault::Link { why, retry: false })?;
         *lock(&self.current) = Some(connection.clone());
         Ok(connection)
+    }
+
+    /// The connection in use, or a new one.
+    async fn connection(&self) -> Result<Connection, Fault> {
+        self.connection_for(false).await
     }
 
     fn forget_connection(&self) {
@@ -241,8 +251,17 @@ impl Shared {
         *shut = Some(why);
     }
 
-    /// The script's command for one key pair.
-    fn script(&self, keys: &(String, String), value: &str, px: u64, since_if_new: u64, iat_ms: u64) -> redis::Cmd {
+    /// The script's command for one key pair; a claim (a `value`) Redis runs after
+    /// `deadline_ms` records nothing.
+    fn script(
+        &self,
+        keys: &(String, String),
+        value: &str,
+        px: u64,
+        since_if_new: u64,
+        iat_ms: u64,
+        deadline_ms: u64,
+    ) -> redis::Cmd {
         let mut cmd = redis::cmd("EVAL");
         cmd.arg(script::CLAIM)
             .arg(2)
@@ -252,7 +271,8 @@ impl Shared {
             .arg(px)
             .arg(since_if_new)
             .arg(iat_ms)
-            .arg(self.skew_ms);
+            .arg(self.skew_ms)
+            .arg(deadline_ms);
         cmd
     }
 
@@ -275,12 +295,12 @@ impl Shared {
             Fault::Link { why, .. } | Fault::Answer(why) => why,
         })?;
         for keys in self.layout.every_group() {
-            let outcome = self.run(&mut connection, &self.script(&keys, "", 1, since_if_new, 0)).await;
+            let outcome = self.run(&mut connection, &self.script(&keys, "", 1, since_if_new, 0, 0)).await;
             match outcome {
                 Ok(Outcome::Evicting(policy)) => return Err(evicting_at_start(&policy)),
                 Ok(_) => {}
                 Err(Fault::Answer(why)) if why.contains("can't run this command") => {
-                    return Err(format!("{why}. The record's ACL user needs ~mrtr:* +eval +get +set +del +info (and +wait with --record-sync)"))
+                    return Err(format!("{why} The record's ACL user needs ~mrtr:* +eval +get +set +del +info +time (and +wait with --record-sync)"))
                 }
                 Err(Fault::Link { why, .. } | Fault::Answer(why)) => return Err(why),
             }
@@ -315,11 +335,14 @@ impl Shared {
     ) -> Result<(), Refused> {
         let keys = self.layout.keys(nonce);
         let px = exp_ms.saturating_sub(now_ms).saturating_add(self.skew_ms).max(1);
-        let cmd = self.script(&keys, value, px, now_ms, iat_ms);
+        // Redis must run the claim within SEND_BY of the request, by its own clock: later, the
+        // request may have been refused already (CLAIM_BUDGET leaves the skew for the clocks).
+        let deadline_ms = now_ms.saturating_add(SEND_BY.as_millis() as u64);
+        let cmd = self.script(&keys, value, px, now_ms, iat_ms, deadline_ms);
         let mut tried = 0;
         let outcome = loop {
             tried += 1;
-            let mut connection = match self.connection().await {
+            let mut connection = match self.connection_for(true).await {
                 Ok(connection) => connection,
                 Err(fault) => break Err(fault),
             };
@@ -334,7 +357,7 @@ impl Shared {
                 Err(Fault::Link { why, retry }) => {
                     // Taken back on the same connection, after the claim: if Redis runs the
                     // claim late, it runs this right after it.
-                    let mut late = connection.clone();
+                    let mut late = connection.patient();
                     let release = release(&keys.0, value);
                     tokio::spawn(async move {
                         let _ = late.query::<i64>(&release).await;
@@ -359,6 +382,10 @@ impl Shared {
                 None => Err(Refused::AlreadyUsed(now_ms)),
             },
             Ok(Outcome::Forgotten(since)) => Err(Refused::Forgotten { since_ms: since.saturating_add(self.skew_ms) }),
+            Ok(Outcome::Late) => Err(Refused::Unavailable(
+                "Redis ran the claim too late (it was slow or did not answer): nothing was recorded; try again shortly"
+                    .into(),
+            )),
             Ok(Outcome::Evicting(policy)) => Err(Refused::Unavailable(format!(
                 "Redis may evict used tickets (maxmemory-policy {policy} with maxmemory set): refused until \
                  the policy is noeviction"
@@ -401,7 +428,7 @@ impl Shared {
             }
         };
         for keys in self.layout.every_group() {
-            match self.run(&mut connection, &self.script(&keys, "", 1, now, 0)).await {
+            match self.run(&mut connection, &self.script(&keys, "", 1, now, 0, 0)).await {
                 Ok(_) => {}
                 Err(Fault::Link { why, .. }) => {
                     if !shut {

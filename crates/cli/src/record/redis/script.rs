@@ -22,11 +22,17 @@
 //! evictions and `since` are checked.
 
 /// KEYS: the used key, the since key. ARGV: the claim's value (empty: only check), PX, the
-/// since to set when the record begins again, the ticket's iat, the skew. Answers
-/// `{outcome, value}`: `claimed`, `used` (the value held), `forgotten` (since), `checked`
-/// (since), `evicting` (the policy); the third member says why the record began again, if
-/// it just did (`empty`, `other`, `evicted`).
+/// since to set when the record begins again, the ticket's iat, the skew, the deadline (ms,
+/// Redis's clock: a claim Redis runs after it, because it was slow or hung, records nothing,
+/// since the request has been refused by then). Answers `{outcome, value}`: `claimed`,
+/// `used` (the value held), `forgotten` (since), `checked` (since), `evicting` (the policy),
+/// `late`; the third member says why the record began again, if it just did (`empty`,
+/// `other`, `evicted`).
 pub const CLAIM: &str = r"
+local t = redis.call('TIME')
+if ARGV[1] ~= '' and tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[6]) then
+  return {'late', '', ''}
+end
 local memory = redis.call('INFO', 'memory')
 local maxmemory = tonumber(string.match(memory, 'maxmemory:(%d+)')) or 0
 local policy = string.match(memory, 'maxmemory_policy:([%w%-]+)') or 'noeviction'
@@ -128,6 +134,8 @@ pub enum Outcome {
     Checked(u64),
     /// This Redis may evict keys, with this policy.
     Evicting(String),
+    /// Redis ran the claim after its deadline: nothing recorded.
+    Late,
 }
 
 /// Why the record began again, when a script just found it had to.
@@ -164,6 +172,7 @@ pub fn read(answer: &[String]) -> Result<(Outcome, Option<Began>), String> {
         "forgotten" => Outcome::Forgotten(ms()?),
         "checked" => Outcome::Checked(ms()?),
         "evicting" => Outcome::Evicting(value.clone()),
+        "late" => Outcome::Late,
         other => return Err(format!("the claim script answered '{other}'")),
     };
     let began = match began.as_str() {

@@ -48,6 +48,19 @@ pub enum Connection {
 }
 
 impl Connection {
+    /// A handle on the same connection that waits as long as it takes: for taking a claim
+    /// back, which must be sent after the claim however long Redis keeps both waiting.
+    pub fn patient(&self) -> Connection {
+        match self {
+            Connection::One(c) => {
+                let mut c = c.clone();
+                c.set_response_timeout(Duration::from_secs(60));
+                Connection::One(c)
+            }
+            Connection::Cluster(c) => Connection::Cluster(c.clone()),
+        }
+    }
+
     /// Sends `cmd` and reads its answer.
     pub async fn query<T: FromRedisValue>(&mut self, cmd: &Cmd) -> RedisResult<T> {
         match self {
