@@ -9,7 +9,7 @@
 use axum::body::Body;
 use libfuzzer_sys::fuzz_target;
 use mrtr::http::{router, HttpOptions};
-use mrtr::record::{Record, RecordSpec};
+use mrtr::record::{Record, RecordOptions, RecordSpec};
 use mrtr::service::Service;
 use mrtr_sim::server::{Server, ServerConfig};
 use std::sync::{Arc, LazyLock};
@@ -21,7 +21,7 @@ static RUNTIME: LazyLock<tokio::runtime::Runtime> =
 static ROUTER: LazyLock<axum::Router> = LazyLock::new(|| {
     let server = Server::new(mrtr_ticket::Key::new([7u8; 32]).expect("32 bytes"), ServerConfig::default());
     let tokens = [("bob-token".to_owned(), "bob".to_owned())].into();
-    let record = Record::open(&RecordSpec::Memory, 0, 0).expect("memory");
+    let record = Record::open(&RecordSpec::Memory, 0, &RecordOptions::default()).expect("memory");
     let service = Arc::new(Service::new(server, tokens, record, "F".into()));
     router(service, HttpOptions { origins: vec![], hosts: vec![], allow_anonymous: false, max_in_flight: 8 })
 });
