@@ -131,11 +131,9 @@ impl Failure {
                 format!("this ticket was already redeemed at {}", secs(*first_used_at))
             }
             Failure::Forgotten { issued, since } => format!(
-                "issued at {}, before the record of used tickets began again at {} (it restarted, failed over \
-                 or evicted keys, so it may have forgotten tickets used before then): whether it was used cannot \
-                 be proven",
-                clock(*issued),
-                clock(*since)
+                "issued {} before the record of used tickets restarted (with the clock-skew margin): it may \
+                 have been used while nobody remembered",
+                secs(since.saturating_sub(*issued))
             ),
             Failure::RecordUnavailable { why } => {
                 format!("the record of used tickets did not answer ({why}), so nothing was done")
@@ -157,16 +155,12 @@ impl Failure {
 
     /// The JSON-RPC error message: what went wrong and what the client should do.
     pub fn rpc_message(&self) -> String {
-        match self {
-            // A ticket minted a moment ago can be refused this way too: say when and why.
-            Failure::Forgotten { since, .. } => format!(
-                "Invalid requestState: the record of used tickets restarted at {} and may have forgotten \
-                 tickets used before then, so a ticket issued before that (or within the clock-skew margin \
-                 after it) is refused. Start the request again without it.",
-                clock(*since)
-            ),
-            _ => format!("Invalid requestState: {}. Start the request again without it.", self.summary()),
-        }
+        // A ticket minted a moment ago can be refused as forgotten too: say why.
+        let why = match self {
+            Failure::Forgotten { .. } => self.explain(),
+            _ => self.summary().to_owned(),
+        };
+        format!("Invalid requestState: {why}. Start the request again without it.")
     }
 
     /// The JSON-RPC `error` object a server answers with.
@@ -193,17 +187,6 @@ impl Failure {
             "data": { "reason": "invalid_request_state", "check": self.check().id() },
         })
     }
-}
-
-/// A time for a person: the time of day in UTC for a real clock's ms since the epoch,
-/// seconds for the simulation's virtual clock.
-fn clock(ms: u64) -> String {
-    if ms < 1_000_000_000_000 {
-        return secs(ms);
-    }
-    let day_ms = ms % 86_400_000;
-    let (h, m, s, milli) = (day_ms / 3_600_000, day_ms / 60_000 % 60, day_ms / 1000 % 60, day_ms % 1000);
-    format!("{h:02}:{m:02}:{s:02}.{milli:03} UTC")
 }
 
 fn short(digest: &str) -> &str {
