@@ -39,8 +39,8 @@ pub const WATCH_EVERY: Duration = Duration::from_millis(200);
 /// The longest a claim may wait for its answer in all, beyond which it is refused.
 const CLAIM_BUDGET: Duration = Duration::from_secs(2);
 
-/// A claim not sent to Redis this long after the request asked (a reconnection in the way) is
-/// not sent at all: its answer would come after the request was refused.
+/// Redis records nothing for a claim it runs this long after the request (by its clock): the
+/// request may have been refused by then.
 const SEND_BY: Duration = Duration::from_millis(900);
 
 /// `--record-sync`: how many replicas must have a claim, and how long to wait for them.
@@ -139,10 +139,15 @@ impl RedisRecord {
             connecting: tokio::sync::Mutex::new(()),
             shut: Mutex::new(None),
         });
-        let checked = wait_on(&runtime, CLAIM_BUDGET * 4, {
-            let shared = shared.clone();
-            async move { shared.first_check(now_ms.saturating_sub(skew_ms)).await }
-        });
+        let checked = wait_on(
+            &runtime,
+            CLAIM_BUDGET * 4,
+            {
+                let shared = shared.clone();
+                async move { shared.first_check(now_ms.saturating_sub(skew_ms)).await }
+            },
+            |_| async {},
+        );
         checked.unwrap_or_else(|| Err("Redis did not answer in time".into())).map_err(said)?;
         runtime.spawn(watch(shared.clone()));
         Ok(RedisRecord { shared, runtime })
@@ -155,23 +160,23 @@ impl RedisRecord {
         if let Some(why) = lock(&self.shared.shut).clone() {
             return Err(Refused::Unavailable(why));
         }
-        let (tx, rx) = std::sync::mpsc::sync_channel(1);
         let (shared, nonce, claim) = (self.shared.clone(), nonce.to_owned(), claim.to_owned());
-        let send_by = tokio::time::Instant::now() + SEND_BY;
-        self.runtime.spawn(async move {
-            let value = format!("{claim}:{now_ms}");
-            let outcome = shared.claim(&nonce, &claim, &value, iat_ms, exp_ms, now_ms, send_by).await;
-            // Nobody waits for this answer any more (the request was refused): a claim that
-            // landed is taken back, so it spends nothing.
-            if tx.send(outcome.clone()).is_err() && outcome.is_ok() {
+        let value = format!("{claim}:{now_ms}");
+        let claimed = {
+            let (shared, nonce, value) = (shared.clone(), nonce.clone(), value.clone());
+            async move { shared.claim(&nonce, &claim, &value, iat_ms, exp_ms, now_ms).await }
+        };
+        // Nobody waits for this answer any more (the request was refused): a claim that landed
+        // is taken back, so it spends nothing.
+        let abandoned = move |outcome: Result<(), Refused>| async move {
+            if outcome.is_ok() {
                 if let Ok(connection) = shared.connection().await {
-                    let mut connection = connection.patient();
-                    let _ = connection.query::<i64>(&release(&shared.layout.keys(&nonce).0, &value)).await;
+                    let _ = connection.patient().query::<i64>(&release(&shared.layout.keys(&nonce).0, &value)).await;
                 }
             }
-        });
-        rx.recv_timeout(CLAIM_BUDGET)
-            .unwrap_or_else(|_| Err(Refused::Unavailable("Redis did not answer in time: try again shortly".into())))
+        };
+        wait_on(&self.runtime, CLAIM_BUDGET, claimed, abandoned)
+            .unwrap_or_else(|| Err(Refused::Unavailable("Redis did not answer in time: try again shortly".into())))
     }
 }
 
@@ -201,15 +206,21 @@ fn own_runtime() -> Result<tokio::runtime::Handle, String> {
 }
 
 /// Runs `work` on `runtime` and waits for it, at most `budget`, from any thread (a server's
-/// blocking pool, a test, the start inside the server's runtime).
-fn wait_on<T: Send + 'static>(
+/// blocking pool, a test, the start inside the server's runtime). What `work` gives after the
+/// wait was given up goes to `abandoned`.
+fn wait_on<T: Send + 'static, F: std::future::Future<Output = ()> + Send + 'static>(
     runtime: &tokio::runtime::Handle,
     budget: Duration,
     work: impl std::future::Future<Output = T> + Send + 'static,
+    abandoned: impl FnOnce(T) -> F + Send + 'static,
 ) -> Option<T> {
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
     runtime.spawn(async move {
-        let _ = tx.send(work.await);
+        if let Err(std::sync::mpsc::TrySendError::Full(late) | std::sync::mpsc::TrySendError::Disconnected(late)) =
+            tx.try_send(work.await)
+        {
+            abandoned(late).await;
+        }
     });
     rx.recv_timeout(budget).ok()
 }
@@ -320,9 +331,8 @@ impl Shared {
         Ok(())
     }
 
-    /// One claim, with one more try on a new connection when the one in use broke; none sent
-    /// after `send_by`.
-    #[allow(clippy::too_many_arguments, reason = "one claim's facts, each named")]
+    /// One claim, with one more try on a new connection when the one in use broke; Redis
+    /// records nothing for a claim it runs after the deadline.
     async fn claim(
         &self,
         nonce: &str,
@@ -331,7 +341,6 @@ impl Shared {
         iat_ms: u64,
         exp_ms: u64,
         now_ms: u64,
-        send_by: tokio::time::Instant,
     ) -> Result<(), Refused> {
         let keys = self.layout.keys(nonce);
         let px = exp_ms.saturating_sub(now_ms).saturating_add(self.skew_ms).max(1);
@@ -346,9 +355,6 @@ impl Shared {
                 Ok(connection) => connection,
                 Err(fault) => break Err(fault),
             };
-            if tokio::time::Instant::now() > send_by {
-                break Err(Fault::Link { why: "no connection to Redis in time".into(), retry: false });
-            }
             match self.run(&mut connection, &cmd).await {
                 Ok(Outcome::Claimed) => {
                     break self.replicated(&mut connection, &keys.0, value).await.map(|()| Outcome::Claimed)
