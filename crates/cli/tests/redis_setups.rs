@@ -23,7 +23,11 @@ const SKEW: u64 = 1_000;
 const RECOVERY: Duration = Duration::from_secs(10);
 
 fn open(address: &str, sync: Option<RecordSync>) -> Result<Record, String> {
-    let options = RecordOptions { skew_ms: SKEW, redis: RedisOptions { ca: None, sync } };
+    open_with(address, RedisOptions { ca: None, sync })
+}
+
+fn open_with(address: &str, redis: RedisOptions) -> Result<Record, String> {
+    let options = RecordOptions { skew_ms: SKEW, redis };
     Record::open(&RecordSpec::Redis(address.to_owned()), now_ms(), &options)
 }
 
@@ -429,10 +433,7 @@ fn a_tls_redis_with_an_acl_user_keeps_single_use_and_says_what_is_wrong() {
         ])
         .expect("a user");
     let ca = std::fs::read(dir.join("ca.pem")).expect("the CA");
-    let open_tls = |address: &str, ca: Option<Vec<u8>>| {
-        let options = RecordOptions { skew_ms: SKEW, redis: RedisOptions { ca, sync: None } };
-        Record::open(&RecordSpec::Redis(address.to_owned()), now_ms(), &options)
-    };
+    let open_tls = |address: &str, ca: Option<Vec<u8>>| open_with(address, RedisOptions { ca, sync: None });
     let address = format!("rediss://mrtr:s3cret@127.0.0.1:{tls_port}");
     let record = open_tls(&address, Some(ca.clone())).expect("TLS with the CA, as the ACL user");
     let used = redeem(&record, "tls", 10);
