@@ -36,6 +36,27 @@ bench() {
   "$MRTR" bench --seconds "$EACH" "$@" | tee -a "$OUT/figures.txt"
 }
 
+# A free loopback port; `free_port cluster`: one at most 55535 whose port 10000 above is free
+# too (a Redis Cluster node's bus).
+free_port() {
+  python3 - "${1:-any}" <<'PY'
+import random, socket, sys
+def free(p):
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", p))
+        return s.getsockname()[1]
+    except OSError:
+        return 0
+    finally:
+        s.close()
+if sys.argv[1] == "cluster":
+    print(next(p for p in iter(lambda: random.randrange(20000, 50000), 0) if free(p) and free(p + 10000)))
+else:
+    print(free(0))
+PY
+}
+
 # The CPU time (user + system, clock ticks) process $1 has used so far.
 cpu_ticks() {
   awk '{ print $14 + $15 }' "/proc/$1/stat"
@@ -63,7 +84,7 @@ start_server "$OUT/mrtr-logging.log" "$MRTR" serve --http 127.0.0.1:0
 bench "$URL" --label "mrtr serve, log on"
 start_server "$OUT/mrtr-1.log" "$MRTR" serve --http 127.0.0.1:0 --quiet --threads 1
 bench "$URL" --label "mrtr serve, 1 worker thread"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 start_server "$OUT/rmcp.log" "$RMCP" "$port" bench
 RMCP_URL=$URL RMCP_PID=${pids[-1]}
 bench "$URL" --label "rmcp 3.11" --token none
@@ -78,7 +99,7 @@ bench "$URL" --label "SDK v2 server" --token none
 bench "$URL" --label "SDK v2 server, 16 clients" --token none --clients 16
 
 if command -v redis-server >/dev/null; then
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  port=$(free_port)
   redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no >"$OUT/redis.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
@@ -91,17 +112,7 @@ if command -v redis-server >/dev/null; then
   nodes=()
   for n in 1 2 3; do
     # A cluster node's bus listens 10000 above its port, which must be 55535 at most.
-    port=$(python3 -c '
-import random, socket
-def free(p):
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", p)); return True
-    except OSError:
-        return False
-    finally:
-        s.close()
-print(next(p for p in iter(lambda: random.randrange(20000, 50000), 0) if free(p) and free(p + 10000)))')
+    port=$(free_port cluster)
     mkdir -p "$OUT/cluster-$n"
     redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --cluster-enabled yes \
       --dir "$OUT/cluster-$n" >"$OUT/cluster-$n.log" 2>&1 &
