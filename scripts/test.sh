@@ -49,6 +49,10 @@ step bash tests/interop/run.sh
 # mrtr probe against the official SDKs' servers (TypeScript, Python, rmcp) and fixtures that
 # each break one rule: every verdict as established by hand; SARIF and JUnit; SDK-FINDINGS.md.
 step bash tests/probe/run.sh
+# mrtr probe against a zoo of generated servers whose truth is known by construction: every
+# pair of dimension values covered, and a seeded sample of 300 (tests/zoo/run.py; ZOO_SEED=N
+# reruns a seed).
+step python3 tests/zoo/run.py "$ROOT/target/debug/mrtr"
 # The fuzz targets on their committed seeds and a fixed set of new inputs (scripts/fuzz.sh).
 step bash scripts/fuzz.sh
 

@@ -74,7 +74,7 @@ fn the_safe_server_refuses_every_attack() {
     assert_eq!(rows[0], ("honest".into(), "completed".into(), None));
     assert_eq!(got_through(&rows), []);
     // deploy's arguments fit no other tool; its flow has one round; nobody asked to wait.
-    assert_eq!(with_verdict(&rows, "not-tested"), ["too-late", "other-tool", "first-ticket"]);
+    assert_eq!(with_verdict(&rows, "not-tested"), ["too-late", "other-tool", "first-ticket", "skip-round"]);
     assert_eq!(with_verdict(&rows, "inconclusive"), Vec::<&str>::new());
     for attack in ["tamper-tag", "drop-tag", "splice-tag", "not-a-string", "huge", "empty", "other-method", "race"] {
         assert!(with_verdict(&rows, "passed").contains(&attack), "{attack} refused: {rows:?}");
@@ -191,20 +191,29 @@ fn the_json_report_shows_every_exchange_in_full() {
     assert_eq!(exchanges[3]["status"], 200);
     assert_eq!(exchanges[3]["sent"]["params"]["requestState"], exchanges[2]["reply"]["result"]["requestState"]);
     let huge = row("huge").expect("the 1 MB attack");
-    let sent = huge["exchanges"][1]["sent"]["params"]["requestState"].as_str().expect("a string");
+    // The first call, the retry with no ticket (what the server does without one), then 1 MB.
+    assert!(huge["exchanges"][1]["sent"]["params"].get("requestState").is_none());
+    let sent = huge["exchanges"][2]["sent"]["params"]["requestState"].as_str().expect("a string");
     assert_eq!(sent.len(), 1_000_000, "in full");
     assert_eq!(report["summary"]["counts"]["honestCompleted"], true);
-    assert_eq!(report["ticketShape"], "lab");
+    let shape = report["ticketShape"].as_str().unwrap_or_default();
+    assert!(shape.starts_with("v1.base64") && shape.ends_with("(JSON).tag"), "{shape}");
 }
 
 #[test]
 fn a_server_that_signs_nothing_is_caught_by_the_tampering_attacks_and_fails() {
     let (code, rows) = probe_with(&["--signing", "off"], &[]);
     assert_eq!(code, 1, "a MUST finding fails the run");
-    assert_eq!(got_through(&rows), [("edit-payload", "must"), ("resign", "must"), ("re-encode", "note")]);
+    assert_eq!(
+        got_through(&rows),
+        [("tamper-byte", "must"), ("edit-payload", "must"), ("resign", "must"), ("re-encode", "note")]
+    );
     // Its tickets have an empty tag: the attacks on the tag change nothing, and say so.
     let untested = with_verdict(&rows, "not-tested");
-    assert_eq!(untested, ["tamper-tag", "drop-tag", "splice-tag", "too-late", "other-tool", "first-ticket"]);
+    assert_eq!(
+        untested,
+        ["tamper-tag", "drop-tag", "splice-tag", "too-late", "other-tool", "first-ticket", "skip-round"]
+    );
 }
 
 #[test]
@@ -220,7 +229,10 @@ fn a_stdio_server_is_probed_through_the_process_it_starts() {
     let (code, rows) = probe_urls(&[], &["--call", CALL, "--", mrtr, "serve", "--signing", "off", "--quiet"]);
     assert_eq!(code, 1, "the careless server's MUST findings fail the run: {rows:?}");
     assert_eq!(rows[0], ("honest".into(), "completed".into(), None));
-    assert_eq!(got_through(&rows), [("edit-payload", "must"), ("resign", "must"), ("re-encode", "note")]);
+    assert_eq!(
+        got_through(&rows),
+        [("tamper-byte", "must"), ("edit-payload", "must"), ("resign", "must"), ("re-encode", "note")]
+    );
     let principal = rows.iter().find(|r| r.0 == "other-principal").expect("a row");
     assert_eq!(principal.1, "not-tested", "over stdio the server decides who speaks");
 }
@@ -290,10 +302,10 @@ fn sarif_and_junit_reports_name_each_finding() {
     assert_eq!(sarif["version"], "2.1.0");
     let results = sarif["runs"][0]["results"].as_array().expect("results");
     let ids: Vec<&str> = results.iter().filter_map(|r| r["ruleId"].as_str()).collect();
-    assert_eq!(ids, ["mrtr-probe/edit-payload", "mrtr-probe/resign", "mrtr-probe/re-encode"]);
+    assert_eq!(ids, ["mrtr-probe/tamper-byte", "mrtr-probe/edit-payload", "mrtr-probe/resign", "mrtr-probe/re-encode"]);
     assert_eq!(results[0]["level"], "error");
-    assert_eq!(results[2]["level"], "note");
+    assert_eq!(results[3]["level"], "note");
     let (_, junit, _) = mrtr_probe(&args("junit").iter().map(String::as_str).collect::<Vec<_>>());
-    assert!(junit.starts_with("<?xml") && junit.contains("failures=\"3\""), "{junit}");
+    assert!(junit.starts_with("<?xml") && junit.contains("failures=\"4\""), "{junit}");
     assert_eq!(junit.matches("<testcase ").count(), mrtr_probe::BATTERY.len());
 }

@@ -114,7 +114,7 @@ pub struct TicketSeen {
     /// The ticket.
     pub text: String,
     /// Its shape, in words (`mrtr_probe::Shape`).
-    pub shape: &'static str,
+    pub shape: String,
     /// Its payload, when anyone can read it.
     pub claims: Option<Value>,
     /// When it says it expires, ms since the epoch.

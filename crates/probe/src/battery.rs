@@ -54,6 +54,9 @@ pub enum Tactic {
     NonStrings,
     /// Many retries of one ticket at once.
     Race,
+    /// A fresh flow's round-1 ticket with a later round's answers: a server that reads the
+    /// round from the answers, not from its ticket, lets a client skip a question.
+    SkipRound,
 }
 
 impl Tactic {
@@ -63,6 +66,7 @@ impl Tactic {
             Tactic::Lab(by) => by.id(),
             Tactic::NonStrings => Move::NotAString.id(),
             Tactic::Race => "race",
+            Tactic::SkipRound => "skip-round",
         }
     }
 
@@ -72,6 +76,7 @@ impl Tactic {
             Tactic::Lab(by) => by.title(),
             Tactic::NonStrings => "Not a string",
             Tactic::Race => "Race: many retries at once",
+            Tactic::SkipRound => "Skip a round",
         }
     }
 
@@ -81,7 +86,21 @@ impl Tactic {
             Tactic::Lab(by) => by.what(),
             Tactic::NonStrings => "The retry with valid answers and, in place of the ticket, null, a number, an array, an object, true: a server that takes a non-string as no ticket lets the answers reach the tool.",
             Tactic::Race => "The honest retry sent many times at once, over every URL given: a used-ticket record that checks, then sets, lets more than one through.",
+            Tactic::SkipRound => "A fresh flow's round-1 ticket sent with round 2's answers instead of round 1's: a server that reads which round it is from the answers lets a client skip a question.",
         }
+    }
+
+    /// True when it needs a ticket of the server's; the others run on a flow whose first
+    /// round carries none (the answers alone, no ticket, a value in place of one, the race).
+    pub fn needs_ticket(self) -> bool {
+        !matches!(
+            self,
+            Tactic::NonStrings
+                | Tactic::Race
+                | Tactic::Lab(
+                    Move::Honest | Move::DropTicket | Move::Hello | Move::Huge | Move::Empty | Move::SendTwice
+                )
+        )
     }
 }
 
@@ -189,5 +208,11 @@ pub const BATTERY: &[Attack] = &[
         spec::SINGLE_USE,
         "Record each round's ticket as used once the next round is issued.",
     ),
+    Attack {
+        by: Tactic::SkipRound,
+        grade: Grade::Note,
+        spec: spec::ANSWERS,
+        fix: "Put the round in the ticket and take only the answers to that round's questions.",
+    },
     lab(Move::DropTicket, Grade::Note, spec::ANSWERS, "Take answers only together with a ticket that asked for them."),
 ];

@@ -5,13 +5,13 @@
 //! ticket, that the target works: a refusal is only a refusal of the ticket when the target
 //! would have answered otherwise.
 
-use crate::battery::{Attack, Tactic};
+use crate::battery::{Attack, Grade, Tactic};
 use crate::reply::{asked, Asked, Outcome, Reply};
 use crate::setup::Setup;
 use crate::shape::Ticket;
 use crate::verdict::Verdict;
 use mrtr_sim::client::Client;
-use mrtr_sim::moves::{forged_with_attacker_key, Move};
+use mrtr_sim::moves::Move;
 use mrtr_sim::protocol::Capabilities;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -85,6 +85,8 @@ enum Phase {
     First,
     Others,
     Reach,
+    /// A fresh flow's first call, whose round-1 ticket the skip sends with a later round's answers.
+    SkipFresh,
     Attempts,
     Racing,
     Done,
@@ -132,6 +134,11 @@ pub struct Run {
     round2: Option<Asked>,
     /// Honest rounds played so far.
     rounds: usize,
+    /// The fresh flow's first call and answer, for [`Tactic::SkipRound`].
+    skip_from: Option<(Value, Asked)>,
+    /// True when the attack's first line is the retry with no ticket at all: what the server
+    /// does without one, to judge a value it may read as "none".
+    absent_first: bool,
     /// Other flows' tickets, for [`Move::SpliceTag`].
     others: Vec<String>,
     queue: VecDeque<Send>,
@@ -161,6 +168,8 @@ impl Attack {
             asked: None,
             round2: None,
             rounds: 0,
+            skip_from: None,
+            absent_first: false,
             others: Vec::new(),
             queue: VecDeque::new(),
             outcomes: Vec::new(),
@@ -335,6 +344,7 @@ impl Run {
             Phase::First => self.after_first(reply, &outcome),
             Phase::Others => self.after_other(&reply),
             Phase::Reach => self.after_reach(reply, &outcome),
+            Phase::SkipFresh => self.after_skip_fresh(reply, &outcome),
             Phase::Attempts => {
                 self.outcomes.push(outcome);
                 self.next_attempt()
@@ -395,12 +405,13 @@ impl Run {
             return self
                 .finish(Verdict::Inconclusive { why: format!("the call did not ask for input: {}", outcome.words()) });
         };
-        let takes_no_ticket = self.is(Move::Honest) || self.is(Move::PrefillAnswer) || self.is(Move::DropTicket);
-        if asked.ticket.is_none() && !takes_no_ticket {
-            return self.finish(Verdict::NotTested { why: "the server sent no requestState to attack".into() });
+        if asked.ticket.is_none() && self.attack.by.needs_ticket() {
+            return self.finish(Verdict::NotTested {
+                why: "the first round carries no requestState: there is no ticket of the server's to attack".into(),
+            });
         }
         self.asked = Some(asked);
-        if self.is(Move::Honest) || self.is(Move::FirstTicket) {
+        if self.is(Move::Honest) || self.is(Move::FirstTicket) || self.attack.by == Tactic::SkipRound {
             self.rounds = 1;
             return self.retry_honestly(self.asked.clone());
         }
@@ -427,10 +438,15 @@ impl Run {
     /// 1's ticket, until round 2 is reached.
     fn after_reach(&mut self, reply: Reply, outcome: &Outcome) -> Step {
         let next = asked(&reply);
-        if self.is(Move::FirstTicket) {
+        if self.is(Move::FirstTicket) || self.attack.by == Tactic::SkipRound {
             return match next {
                 Some(round2) if round2.keys != self.asked.as_ref().map(|a| a.keys.clone()).unwrap_or_default() => {
                     self.round2 = Some(round2);
+                    if self.attack.by == Tactic::SkipRound {
+                        self.phase = Phase::SkipFresh;
+                        let fresh = self.fresh(&self.setup.flow.method.clone(), &self.setup.flow.params.clone());
+                        return self.send(fresh);
+                    }
                     self.attack_now()
                 }
                 Some(_) => self.finish(Verdict::NotTested {
@@ -452,6 +468,20 @@ impl Run {
             (None, Outcome::Completed { .. }) => self.finish(Verdict::Completed),
             (None, _) => self.finish(Verdict::Inconclusive {
                 why: format!("the honest retry did not complete: {}", outcome.words()),
+            }),
+        }
+    }
+
+    /// The fresh flow's first answer: its round-1 ticket goes with round 2's answers.
+    fn after_skip_fresh(&mut self, reply: Reply, outcome: &Outcome) -> Step {
+        let sent = self.exchanges.last().map(|e| e.sent.clone()).unwrap_or_default();
+        match asked(&reply) {
+            Some(fresh) if fresh.ticket.is_some() => {
+                self.skip_from = Some((sent, fresh));
+                self.attack_now()
+            }
+            _ => self.finish(Verdict::Inconclusive {
+                why: format!("a fresh flow did not ask with a ticket: {}", outcome.words()),
             }),
         }
     }
@@ -497,18 +527,26 @@ impl Run {
     fn lines(&mut self) -> Result<Option<Vec<Send>>, Verdict> {
         let asked = self.asked.clone().ok_or_else(|| Verdict::Inconclusive { why: "no first answer".into() })?;
         let answers = asked.answers.clone();
+        let present = asked.ticket.clone().map(Value::String);
         let own = asked.ticket.clone().unwrap_or_default();
         let ticket = Ticket::read(&own);
         let shape = ticket.shape.words();
         let unfit = |what: &str| {
-            let why = if ticket.text.ends_with('.') && what.starts_with("no tag") {
+            let why = if ticket.has_empty_tag() && what.starts_with("no tag") {
                 "its tag is empty: the server signs nothing, so there is no tag to change".to_owned()
             } else {
                 format!("{shape} has {what}")
             };
             Verdict::NotTested { why }
         };
-        let edit = |edited: Option<String>, missing: &str| edited.map(Value::String).ok_or_else(|| unfit(missing));
+        // An edit in each spelling the server may use, or not tested with why.
+        let edit = |edited: Vec<String>, missing: &str| {
+            if edited.is_empty() {
+                Err(unfit(missing))
+            } else {
+                Ok(edited)
+            }
+        };
         let bearer = self.first.bearer.clone();
         let with = |state: Option<Value>, answers: &Map<String, Value>, client: &mut Client| {
             let mut message = client.retry(&self.first.message, answers.clone(), None);
@@ -522,13 +560,26 @@ impl Run {
             Tactic::Lab(by) => by,
             Tactic::Race => {
                 let count = self.setup.race.max(2);
-                let race = (0..count).map(|_| with(Some(own.clone().into()), &answers, &mut client)).collect();
+                let race = (0..count).map(|_| with(present.clone(), &answers, &mut client)).collect();
                 self.client = client;
                 return Ok(Some(race));
             }
+            Tactic::SkipRound => {
+                let (fresh_call, fresh) =
+                    self.skip_from.clone().ok_or_else(|| Verdict::Inconclusive { why: "no fresh flow".into() })?;
+                let later = self.round2.clone().map(|r| r.answers).unwrap_or_default();
+                let message = client.retry(&fresh_call, later, fresh.ticket.as_deref());
+                self.queue = vec![Send { message, bearer: bearer.clone(), wait_ms: 0 }].into();
+                self.client = client;
+                return Ok(None);
+            }
             Tactic::NonStrings => {
                 let states = [Value::Null, json!(1), json!([]), json!({}), json!(true)];
-                self.queue = states.into_iter().map(|state| with(Some(state), &answers, &mut client)).collect();
+                let absent = with(None, &answers, &mut client);
+                self.absent_first = true;
+                self.queue = std::iter::once(absent)
+                    .chain(states.into_iter().map(|state| with(Some(state), &answers, &mut client)))
+                    .collect();
                 self.client = client;
                 return Ok(None);
             }
@@ -536,56 +587,58 @@ impl Run {
         let lines: Vec<Send> = match by {
             Move::Honest => Vec::new(),
             // The edits of the ticket: each in the ticket's own shape, or not tested with why.
-            Move::TamperByte => {
-                vec![with(Some(edit(ticket.with_body_byte_changed(), "no byte to change")?), &answers, &mut client)]
-            }
-            Move::TamperTag => vec![with(Some(edit(ticket.with_tag_byte_changed(), NO_TAG)?), &answers, &mut client)],
-            Move::DropTag => vec![with(Some(edit(ticket.without_tag(), NO_TAG)?), &answers, &mut client)],
-            Move::EditPayload => {
-                let edited = edit(ticket.with_payload_edited(), "no payload readable without the key")?;
-                vec![with(Some(edited), &answers, &mut client)]
-            }
-            Move::ResignOtherKey => {
-                vec![with(
-                    Some(edit(ticket.resigned(), "no readable payload and tag to forge")?),
-                    &answers,
-                    &mut client,
-                )]
-            }
+            Move::TamperByte => edit(ticket.byte_edits(), "no character to change that leaves it well-formed")?
+                .into_iter()
+                .map(|e| with(Some(e.into()), &answers, &mut client))
+                .collect(),
+            Move::TamperTag => edit(ticket.tag_edits(), NO_TAG)?
+                .into_iter()
+                .map(|e| with(Some(e.into()), &answers, &mut client))
+                .collect(),
+            Move::DropTag => edit(ticket.without_tag(), NO_TAG)?
+                .into_iter()
+                .map(|e| with(Some(e.into()), &answers, &mut client))
+                .collect(),
+            Move::EditPayload => edit(ticket.payload_edits(), "no payload readable without the key")?
+                .into_iter()
+                .map(|e| with(Some(e.into()), &answers, &mut client))
+                .collect(),
+            Move::ResignOtherKey => edit(ticket.resigned(), "no readable payload and tag to forge")?
+                .into_iter()
+                .map(|f| with(Some(f.into()), &answers, &mut client))
+                .collect(),
             Move::SpliceTag => {
                 let others: Vec<Ticket> = self.others.iter().map(|t| Ticket::read(t)).collect();
-                let spliced = others.iter().rev().find_map(|other| ticket.with_tag_of(other));
-                let spliced = match (spliced, &ticket.tag) {
+                let spliced = others.iter().rev().map(|other| ticket.with_tag_of(other)).find(|s| !s.is_empty());
+                let spliced = match (spliced, ticket.has_tag()) {
                     (Some(spliced), _) => spliced,
-                    (None, None) => return Err(unfit(NO_TAG)),
-                    (None, Some(_)) => {
+                    (None, false) => return Err(unfit(NO_TAG)),
+                    (None, true) => {
                         return Err(Verdict::NotTested {
                             why: "every other flow got this very ticket: there is no other tag to splice".into(),
                         })
                     }
                 };
-                vec![with(Some(spliced.into()), &answers, &mut client)]
+                spliced.into_iter().map(|e| with(Some(e.into()), &answers, &mut client)).collect()
             }
-            Move::UnaskedTicket => {
-                // Claims the server never wrote, in its own shape where it reads, else this lab's.
-                let made_up = json!({"sub": "bob", "data": {"approved": true}, "exp": 4_102_444_800u64});
-                let forged = ticket
-                    .with_claims(&made_up)
-                    .map(|t| Ticket::read(&t))
-                    .and_then(|t| t.resigned())
-                    .unwrap_or_else(|| forged_with_attacker_key("v1.e30.x", &made_up));
-                vec![with(Some(forged.into()), &answers, &mut client)]
+            // Claims the server never wrote, in the shape it writes them.
+            Move::UnaskedTicket => edit(ticket.forgeries(), "no other ticket of its kind to make")?
+                .into_iter()
+                .map(|f| with(Some(f.into()), &answers, &mut client))
+                .collect(),
+            Move::Hello | Move::Huge | Move::Empty => {
+                let state = match by {
+                    Move::Hello => "hello".to_owned(),
+                    Move::Huge => "A".repeat(1_000_000),
+                    _ => String::new(),
+                };
+                self.absent_first = true;
+                vec![with(None, &answers, &mut client), with(Some(state.into()), &answers, &mut client)]
             }
-            Move::Hello => vec![with(Some("hello".into()), &answers, &mut client)],
-            Move::Huge => vec![with(Some("A".repeat(1_000_000).into()), &answers, &mut client)],
-            Move::Empty => vec![with(Some("".into()), &answers, &mut client)],
-            Move::Reencode => {
-                vec![with(
-                    Some(edit(ticket.reencoded(), "no other spelling of the same bytes")?),
-                    &answers,
-                    &mut client,
-                )]
-            }
+            Move::Reencode => edit(ticket.reencoded(), "no other spelling of the same bytes")?
+                .into_iter()
+                .map(|e| with(Some(e.into()), &answers, &mut client))
+                .collect(),
             Move::OtherPrincipal => {
                 let mut send = with(Some(own.clone().into()), &answers, &mut client);
                 send.bearer = self.setup.tokens.second.clone();
@@ -608,8 +661,8 @@ impl Run {
             Move::SendTwice => {
                 // The second under a new id: a server that refuses a repeated id would otherwise
                 // pass for one that remembers its tickets.
-                let send = with(Some(own.clone().into()), &answers, &mut client);
-                vec![send, with(Some(own.clone().into()), &answers, &mut client)]
+                let send = with(present.clone(), &answers, &mut client);
+                vec![send, with(present.clone(), &answers, &mut client)]
             }
             Move::FirstTicket => vec![with(Some(own.clone().into()), &answers, &mut client)],
             Move::DropTicket => vec![with(None, &answers, &mut client)],
@@ -678,19 +731,24 @@ impl Run {
     /// The verdict from the attack's own replies.
     fn judge(&self) -> Verdict {
         let asked_keys = self.asked.as_ref().map(|a| a.keys.clone()).unwrap_or_default();
-        let Some(last) = self.outcomes.last() else {
+        let (absent, outcomes) = match self.outcomes.split_first() {
+            Some((absent, rest)) if self.absent_first => (Some(absent), rest),
+            _ => (None, self.outcomes.as_slice()),
+        };
+        let Some(last) = outcomes.last() else {
             return Verdict::Inconclusive { why: "nothing was sent".into() };
         };
         let by = match self.attack.by {
             Tactic::Lab(by) => by,
-            Tactic::NonStrings => return self.judge_non_strings(last, &asked_keys),
+            Tactic::NonStrings => return self.judge_non_strings(absent, outcomes, &asked_keys),
+            Tactic::SkipRound => return self.attack.judge_taken(last, &asked_keys),
             Tactic::Race => return Verdict::Inconclusive { why: "a race is judged by next_race".into() },
         };
         match by {
             // The first send is the honest retry: it must be taken (complete, or go on to the
             // next round) for the second to say anything.
-            Move::SendTwice => match self.outcomes.first() {
-                Some(first) if self.outcomes.len() == 2 => match self.attack.judge_taken(first, &asked_keys) {
+            Move::SendTwice => match outcomes.first() {
+                Some(first) if outcomes.len() == 2 => match self.attack.judge_taken(first, &asked_keys) {
                     Verdict::Finding { .. } => self.attack.judge_taken(last, &asked_keys),
                     _ => Verdict::Inconclusive { why: format!("the first send was not taken: {}", first.words()) },
                 },
@@ -709,30 +767,92 @@ impl Run {
                 let target_keys = self.target.as_ref().map(|a| a.keys.clone()).unwrap_or_default();
                 self.attack.judge_taken(last, &target_keys)
             }
+            Move::TamperByte
+            | Move::TamperTag
+            | Move::DropTag
+            | Move::SpliceTag
+            | Move::EditPayload
+            | Move::ResignOtherKey
+            | Move::UnaskedTicket
+            | Move::Reencode => self.any_taken(outcomes, &asked_keys),
+            Move::Hello | Move::Huge | Move::Empty => {
+                self.as_absent(absent, self.attack.judge_taken(last, &asked_keys), &asked_keys)
+            }
             _ => self.attack.judge_taken(last, &asked_keys),
         }
     }
 
-    /// The five non-strings: taken when any one was, refused when all five were.
-    fn judge_non_strings(&self, last: &Outcome, asked_keys: &[String]) -> Verdict {
+    /// Several edits of one kind: taken when any one was, refused when every one was.
+    fn any_taken(&self, outcomes: &[Outcome], asked_keys: &[String]) -> Verdict {
+        let verdicts: Vec<Verdict> = outcomes.iter().map(|o| self.attack.judge_taken(o, asked_keys)).collect();
+        let count = verdicts.len();
+        if let Some((at, Verdict::Finding { answered, .. })) =
+            verdicts.iter().enumerate().find(|(_, v)| matches!(v, Verdict::Finding { .. }))
+        {
+            let which = if count > 1 { format!("edit {} of {count}: ", at + 1) } else { String::new() };
+            return self.attack.through(format!("{which}{answered}"));
+        }
+        match verdicts.iter().find(|v| !matches!(v, Verdict::Passed { .. })) {
+            Some(unclear) => unclear.clone(),
+            None if count > 1 => Verdict::Passed {
+                answered: format!(
+                    "all {count} edits refused: {}",
+                    outcomes.last().map(Outcome::words).unwrap_or_default()
+                ),
+            },
+            None => verdicts.into_iter().next().unwrap_or(Verdict::Inconclusive { why: "nothing was sent".into() }),
+        }
+    }
+
+    /// A value sent in place of the ticket and taken, where the retry with no ticket at all
+    /// was taken too: the server reads the value as "none", which drop-ticket grades.
+    fn as_absent(&self, absent: Option<&Outcome>, verdict: Verdict, asked_keys: &[String]) -> Verdict {
+        let (Verdict::Finding { answered, .. }, Some(absent)) = (&verdict, absent) else { return verdict };
+        match self.attack.judge_taken(absent, asked_keys) {
+            Verdict::Finding { .. } => match Attack::named(Move::DropTicket.id()) {
+                Some(drop) => drop.through(format!(
+                    "{answered}; the retry with no ticket at all is taken too, so the server reads this as no ticket (drop-ticket)"
+                )),
+                None => verdict,
+            },
+            _ => verdict,
+        }
+    }
+
+    /// The five non-strings: taken when any one was (null judged as no ticket where the server
+    /// takes answers without one), refused when all five were.
+    fn judge_non_strings(&self, absent: Option<&Outcome>, outcomes: &[Outcome], asked_keys: &[String]) -> Verdict {
         let names = ["null", "a number", "an array", "an object", "true"];
-        let verdicts: Vec<Verdict> = self.outcomes.iter().map(|o| self.attack.judge_taken(o, asked_keys)).collect();
-        let taken: Vec<String> = verdicts
+        let verdicts: Vec<Verdict> = outcomes
             .iter()
-            .zip(names)
-            .filter_map(|(v, name)| match v {
-                Verdict::Finding { answered, .. } => Some(format!("{name}: {answered}")),
-                _ => None,
-            })
+            .map(|o| self.as_absent(absent, self.attack.judge_taken(o, asked_keys), asked_keys))
             .collect();
-        if !taken.is_empty() {
-            return self.attack.through(format!("the answers reached the tool with {}", taken.join("; ")));
+        let taken = |at_least: Grade| -> Vec<String> {
+            verdicts
+                .iter()
+                .zip(names)
+                .filter_map(|(v, name)| match v {
+                    Verdict::Finding { answered, grade, .. } if *grade >= at_least => {
+                        Some(format!("{name}: {answered}"))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let strong = taken(self.attack.grade);
+        if !strong.is_empty() {
+            return self.attack.through(format!("the answers reached the tool with {}", strong.join("; ")));
+        }
+        if let Some(as_none) = verdicts.iter().find(|v| matches!(v, Verdict::Finding { .. })) {
+            return as_none.clone();
         }
         let unclear = verdicts.iter().zip(names).find(|(v, _)| !matches!(v, Verdict::Passed { .. }));
         match unclear {
             Some((Verdict::Inconclusive { why }, name)) => Verdict::Inconclusive { why: format!("{name}: {why}") },
             Some((other, _)) => other.clone(),
-            None => Verdict::Passed { answered: format!("all five refused: {}", last.words()) },
+            None => Verdict::Passed {
+                answered: format!("all five refused: {}", outcomes.last().map(Outcome::words).unwrap_or_default()),
+            },
         }
     }
 }

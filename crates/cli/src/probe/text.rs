@@ -10,7 +10,7 @@ pub fn report(outcome: &Outcome) -> String {
     let mut out = String::new();
     let flow = &outcome.flow;
     let _ = writeln!(out, "mrtr probe: {} — {} {}", outcome.target, flow.method, flow.params);
-    if let Some(shape) = outcome.shape {
+    if let Some(shape) = &outcome.shape {
         let _ = writeln!(out, "ticket: {}", shape.words());
     }
     let _ = writeln!(out, "summary: {}\n", outcome.summary.headline());
