@@ -3,7 +3,7 @@
 //! Paste or give a transcript (a HAR file, `mrtr serve`'s log, `mrtr call`'s output, an HTTP
 //! transcript, JSON-RPC lines: [`read()`]) and get each operation's rounds grouped
 //! ([`rounds`]), every ticket the server handed out read as far as its shape allows
-//! (`mrtr_probe::Ticket`), and what breaks the MRTR page, in its words ([`rules`]). Sans-IO:
+//! (`mrtr_wire::Ticket`), and what breaks the MRTR page, in its words ([`rules`]). Sans-IO:
 //! `mrtr lint FILE` prints a [`Report`] in the terminal, the lab's "Bring your own transcript"
 //! panel in the browser, where nothing leaves the page.
 //!

@@ -162,20 +162,12 @@ fn json_in(text: &str) -> Option<(&str, Value)> {
     })
 }
 
-/// The JSON-RPC message of an HTTP body: JSON, or an event stream's `data:` lines.
+/// The JSON-RPC messages of an HTTP body: JSON, or an event stream's events.
 fn body_messages(body: &str) -> Vec<Value> {
     if let Ok(value) = serde_json::from_str::<Value>(body) {
         return vec![value];
     }
-    body.split("\n\n")
-        .filter_map(|event| {
-            let data: Vec<&str> = event
-                .lines()
-                .filter_map(|line| line.strip_prefix("data:").map(|d| d.strip_prefix(' ').unwrap_or(d)))
-                .collect();
-            serde_json::from_str(&data.join("\n")).ok()
-        })
-        .collect()
+    mrtr_wire::sse::events(body).into_iter().filter_map(|event| serde_json::from_str(&event.data).ok()).collect()
 }
 
 /// A HAR file's entries.
@@ -206,7 +198,7 @@ fn read_har(entries: &[Value], reader: &mut Reader) {
         let decoded;
         let text = if content["encoding"].as_str() == Some("base64") {
             decoded =
-                mrtr_probe::decode_base64(text).and_then(|bytes| String::from_utf8(bytes).ok()).unwrap_or_default();
+                mrtr_wire::decode_base64(text).and_then(|bytes| String::from_utf8(bytes).ok()).unwrap_or_default();
             decoded.as_str()
         } else {
             text

@@ -10,8 +10,8 @@
 //! operation. The rules (rules.rs) then read what each round did.
 
 use crate::read::Message;
-use mrtr_probe::Ticket;
 use mrtr_ticket::canonical_json;
+use mrtr_wire::Ticket;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeSet, HashMap};
@@ -113,7 +113,7 @@ pub struct TicketSeen {
     pub name: String,
     /// The ticket.
     pub text: String,
-    /// Its shape, in words (`mrtr_probe::Shape`).
+    /// Its shape, in words (`mrtr_wire::Shape`).
     pub shape: String,
     /// Its payload, when anyone can read it.
     pub claims: Option<Value>,

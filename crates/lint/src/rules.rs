@@ -3,10 +3,10 @@
 
 use crate::read::Message;
 use crate::rounds::{End, Grouped, Joined, ASKING_METHODS};
-use mrtr_probe::spec::{EXPIRY, PRINCIPAL, SINGLE_USE};
+use mrtr_wire::spec::{EXPIRY, PRINCIPAL, SINGLE_USE};
 /// How much a finding matters, as the probe grades what got through: the keyword of the
 /// sentence it breaks (MUST, SHOULD), or a note.
-pub use mrtr_probe::Grade;
+pub use mrtr_wire::Grade;
 use serde::Serialize;
 use std::collections::HashMap;
 

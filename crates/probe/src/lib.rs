@@ -40,16 +40,14 @@ pub mod hostile;
 mod reply;
 mod run;
 mod setup;
-mod shape;
 mod summary;
 mod targets;
 mod verdict;
 
-pub use battery::{spec, Attack, Grade, Tactic, BATTERY};
-pub use reply::{Outcome, Reply};
+pub use battery::{Attack, Tactic, BATTERY};
+pub use mrtr_wire::{decode_base64, spec, Grade, Outcome, Reply, Shape, Ticket};
 pub use run::{Exchange, Run, Send, Step, MADE_UP_TOKEN, MAX_ROUNDS, MAX_WAIT_MS};
 pub use setup::{Flow, Setup, Targets, Tokens, DEFAULT_RACE};
-pub use shape::{decode_base64, Shape, Ticket};
 pub use summary::{exit, Summary};
 pub use targets::{arguments_for, other_arguments, Listed, Tool};
 pub use verdict::Verdict;

@@ -6,13 +6,13 @@
 //! would have answered otherwise.
 
 use crate::battery::{Attack, Grade, Tactic};
-use crate::reply::{asked, Asked, Outcome, Reply};
+use crate::reply::{asked, Asked};
 use crate::setup::Setup;
-use crate::shape::Ticket;
 use crate::verdict::Verdict;
 use mrtr_sim::client::Client;
 use mrtr_sim::moves::Move;
 use mrtr_sim::protocol::Capabilities;
+use mrtr_wire::{Outcome, Reply, Ticket};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::VecDeque;

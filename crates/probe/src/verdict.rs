@@ -1,7 +1,7 @@
 //! What the probe concludes about one attack, from what came back.
 
 use crate::battery::{Attack, Grade};
-use crate::reply::Outcome;
+use mrtr_wire::Outcome;
 use serde::Serialize;
 
 /// What the probe concluded about one attack.

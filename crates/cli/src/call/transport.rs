@@ -2,7 +2,7 @@
 //! metadata headers set, replicas taking turns) or stdio (a server process it starts, one
 //! line each way).
 
-use mrtr_probe::Reply;
+use mrtr_wire::Reply;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::process::Stdio;
@@ -303,33 +303,16 @@ fn response_to(message: Value, id: &Value) -> Option<Value> {
     (is_response(&message) && ours || !message.is_object()).then_some(message)
 }
 
-/// The response to `id` in a `text/event-stream` body: each event's data lines joined, the
-/// first that is the response taken, everything else (notifications, requests) passed over.
+/// The response to `id` in a `text/event-stream` body: the first event whose data is the
+/// response taken, everything else (notifications, requests) passed over.
 fn from_event_stream(body: &str, id: &Value) -> Result<Value, String> {
-    let mut data = String::new();
-    let mut events = Vec::new();
-    for line in body.lines().chain(std::iter::once("")) {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.is_empty() {
-            if !data.is_empty() {
-                events.push(std::mem::take(&mut data));
-            }
-        } else if let Some(value) = line.strip_prefix("data:") {
-            if !data.is_empty() {
-                data.push('\n');
-            }
-            data.push_str(value.strip_prefix(' ').unwrap_or(value));
-        }
-    }
+    let events = mrtr_wire::sse::events(body);
     let count = events.len();
-    for event in events {
-        if let Ok(message) = serde_json::from_str::<Value>(&event) {
-            if let Some(response) = response_to(message, id) {
-                return Ok(response);
-            }
-        }
-    }
-    Err(format!("the event stream ended after {count} events without the response"))
+    events
+        .into_iter()
+        .filter_map(|event| serde_json::from_str::<Value>(&event.data).ok())
+        .find_map(|message| response_to(message, id))
+        .ok_or_else(|| format!("the event stream ended after {count} events without the response"))
 }
 
 /// The words for a request that got no HTTP answer: the OS's reason where there is one.

@@ -79,7 +79,7 @@ impl Ticket {
     /// Reads `text`. Never fails; what it cannot name is opaque.
     ///
     /// ```
-    /// use mrtr_probe::Ticket;
+    /// use mrtr_wire::Ticket;
     /// let ticket = Ticket::read(r#"{"sub": "bob", "n": "k2j4h5", "exp": 1800000000}"#);
     /// assert_eq!(ticket.shape.id(), "JSON");
     /// assert_eq!(ticket.expires_at_ms(), Some(1_800_000_000_000), "seconds, by magnitude");
