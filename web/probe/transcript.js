@@ -78,7 +78,7 @@ function render(report) {
   if (report.findings.length) {
     parts.push(element("h3", { textContent: "What breaks the MRTR page" }), element("ul", { className: "probe-results lint-findings" }, ...report.findings.map((f) => {
       const li = element("li", {}, element("span", { className: "mark", textContent: "✗" }),
-        element("strong", { textContent: `${f.grade.toUpperCase()}, line ${f.line} (${f.side}, operation ${f.operation + 1})` }), `: ${f.says}`,
+        element("strong", { textContent: `${f.grade.toUpperCase()}, line ${f.line} (${f.side}, operation ${f.operation})` }), `: ${f.says}`,
         element("blockquote", { textContent: f.spec }));
       li.dataset.state = f.grade === "note" ? "skipped" : "fail";
       li.firstChild.setAttribute("aria-hidden", "true");

@@ -70,9 +70,16 @@ impl Report {
         self.grouped.operations.iter().filter(|op| op.rounds.len() > 1 || asked(op)).count()
     }
 
-    /// 1 when a finding is at `fail_on` or above, else 0.
+    /// 1 when a finding is at `fail_on` or above; else 2 when part of the transcript could not
+    /// be read (the report cannot speak for it); else 0.
     pub fn exit_code(&self, fail_on: Grade) -> i32 {
-        i32::from(self.findings.iter().any(|f| f.grade >= fail_on))
+        if self.findings.iter().any(|f| f.grade >= fail_on) {
+            1
+        } else if !self.transcript.unreadable.is_empty() {
+            2
+        } else {
+            0
+        }
     }
 
     /// One line: what was read and found.
@@ -89,8 +96,12 @@ impl Report {
             )
         };
         let count = |n: usize, what: &str| if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") };
+        let incomplete = match t.unreadable.len() {
+            0 => String::new(),
+            n => format!(" (incomplete: {} could not be read)", count(n, "part")),
+        };
         format!(
-            "{}: {}, {} ({} asked for input): {found}",
+            "{}: {}, {} ({} asked for input): {found}{incomplete}",
             t.format.words(),
             count(t.messages.len(), "message"),
             count(self.grouped.operations.len(), "operation"),
@@ -135,6 +146,12 @@ impl Report {
                     f.says,
                     f.spec
                 );
+            }
+        }
+        if !self.transcript.unreadable.is_empty() {
+            out.push_str("\n\ncould not read:");
+            for s in &self.transcript.unreadable {
+                let _ = write!(out, "\n  line {}: {}", s.line, s.why);
             }
         }
         if self.transcript.skipped_count > 0 {

@@ -10,9 +10,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-/// The longest transcript read, bytes: a day of a busy server's log is bigger, and a paste
-/// that size is a mistake.
-pub const MAX_LEN: usize = 16 << 20;
+/// The longest transcript read, bytes (64 MiB): a day of a busy server's log is bigger, and a
+/// paste that size is a mistake.
+pub const MAX_LEN: usize = 64 << 20;
 /// How many skipped lines a report names (it counts them all).
 const SKIPPED_SHOWN: usize = 20;
 
@@ -82,6 +82,9 @@ pub struct Transcript {
     pub skipped: Vec<Skipped>,
     /// How many such lines there were.
     pub skipped_count: usize,
+    /// Parts that held traffic but could not be read (a file cut short, a body missing or
+    /// still compressed): what the report cannot speak for.
+    pub unreadable: Vec<Skipped>,
 }
 
 /// Bearer tokens, named in the order they appear.
@@ -107,6 +110,7 @@ struct Reader {
     messages: Vec<Message>,
     skipped: Vec<Skipped>,
     skipped_count: usize,
+    unreadable: Vec<Skipped>,
 }
 
 impl Reader {
@@ -114,6 +118,12 @@ impl Reader {
         self.skipped_count += 1;
         if self.skipped.len() < SKIPPED_SHOWN {
             self.skipped.push(Skipped { line, why: why.into() });
+        }
+    }
+
+    fn cannot_read(&mut self, line: usize, why: impl Into<String>) {
+        if self.unreadable.len() < SKIPPED_SHOWN {
+            self.unreadable.push(Skipped { line, why: why.into() });
         }
     }
 
@@ -193,20 +203,92 @@ fn read_har(entries: &[Value], reader: &mut Reader) {
             Ok(json) => reader.push(line, Some(true), who, json),
             Err(_) => reader.pass_over(line, "a request body that is not JSON"),
         }
-        let content = &entry["response"]["content"];
-        let text = content["text"].as_str().unwrap_or_default();
-        let decoded;
-        let text = if content["encoding"].as_str() == Some("base64") {
-            decoded =
-                mrtr_wire::decode_base64(text).and_then(|bytes| String::from_utf8(bytes).ok()).unwrap_or_default();
-            decoded.as_str()
-        } else {
-            text
+        let response = &entry["response"];
+        let content = &response["content"];
+        let expects_answer = serde_json::from_str::<Value>(sent).is_ok_and(|json| json.get("id").is_some());
+        let body = match (content["text"].as_str(), content["encoding"].as_str()) {
+            (Some(text), Some("base64")) => Body::of(mrtr_wire::decode_base64(text).unwrap_or_default()),
+            (Some(text), _) => Body::of(text.as_bytes().to_vec()),
+            (None, _) => Body::Missing,
         };
-        for json in body_messages(text) {
-            reader.push(line, Some(false), None, json);
+        let status = response["status"].as_u64().unwrap_or(0);
+        match body {
+            Body::Text(text) => {
+                let messages = body_messages(&text);
+                if messages.is_empty() && expects_answer && !text.trim().is_empty() {
+                    reader.cannot_read(line, "the response body is neither JSON nor an event stream of JSON-RPC");
+                }
+                for json in messages {
+                    reader.push(line, Some(false), None, json);
+                }
+            }
+            Body::Compressed(how) => {
+                reader.cannot_read(line, format!("the response body is still compressed ({how}): save the HAR again"));
+            }
+            Body::Binary => reader.cannot_read(line, "the response body is bytes, not text"),
+            Body::Missing if expects_answer && status == 200 => reader.cannot_read(
+                line,
+                "the response body is not in the HAR (saved without content: use \"Save all as HAR with content\")",
+            ),
+            Body::Missing => {}
         }
     }
+}
+
+/// An HTTP body as a HAR file holds it.
+enum Body {
+    Text(String),
+    Compressed(&'static str),
+    Binary,
+    Missing,
+}
+
+impl Body {
+    fn of(bytes: Vec<u8>) -> Body {
+        match bytes.as_slice() {
+            [0x1f, 0x8b, ..] => Body::Compressed("gzip"),
+            [0x28, 0xb5, 0x2f, 0xfd, ..] => Body::Compressed("zstd"),
+            _ => match String::from_utf8(bytes) {
+                Ok(text) => Body::Text(text),
+                // Brotli and deflate have no magic bytes: text that is not UTF-8.
+                Err(_) => Body::Binary,
+            },
+        }
+    }
+}
+
+/// A HAR file's entries that parse, when the file as a whole does not (cut short, or broken
+/// part way): each entry read on its own from where the `entries` array starts, and where the
+/// reading stopped.
+fn salvage_har(text: &str) -> Option<(Vec<Value>, usize)> {
+    let head = text.get(..text.len().min(4096))?;
+    if !head.trim_start().starts_with('{') || !head.contains("\"log\"") {
+        return None;
+    }
+    let start = text.find("\"entries\"")?;
+    let mut at = start + text[start..].find('[')? + 1;
+    let mut entries = Vec::new();
+    loop {
+        let rest = &text[at..];
+        let skip = rest.len() - rest.trim_start_matches(|c: char| c.is_whitespace() || c == ',').len();
+        at += skip;
+        if text[at..].starts_with(']') {
+            return Some((entries, text.len()));
+        }
+        let mut values = serde_json::Deserializer::from_str(&text[at..]).into_iter::<Value>();
+        match values.next() {
+            Some(Ok(entry)) => {
+                at += values.byte_offset();
+                entries.push(entry);
+            }
+            _ => return Some((entries, at)),
+        }
+    }
+}
+
+/// The line `offset` is on, from 1.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())].iter().filter(|b| **b == b'\n').count() + 1
 }
 
 /// One line of a line-by-line transcript.
@@ -279,6 +361,11 @@ fn read_line(line: usize, text: &str, bearers: &mut Bearers, who: &mut Option<St
     reader.push(line, from_client, by, json);
 }
 
+/// A size in the words people read: `12.3 MB`.
+pub fn megabytes(bytes: usize) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
+
 /// Reads `text`: a HAR file, a log, a transcript or JSON-RPC lines.
 ///
 /// ```
@@ -291,13 +378,24 @@ fn read_line(line: usize, text: &str, bearers: &mut Bearers, who: &mut Option<St
 /// ```
 pub fn read(text: &str) -> Result<Transcript, String> {
     if text.len() > MAX_LEN {
-        return Err(format!("the transcript is {} bytes; the most read is {MAX_LEN}", text.len()));
+        return Err(format!("the transcript is {}; the most read is {}", megabytes(text.len()), megabytes(MAX_LEN)));
     }
-    let mut reader = Reader { format: None, messages: Vec::new(), skipped: Vec::new(), skipped_count: 0 };
+    let mut reader =
+        Reader { format: None, messages: Vec::new(), skipped: Vec::new(), skipped_count: 0, unreadable: Vec::new() };
     let whole = serde_json::from_str::<Value>(text).ok();
+    let salvaged = if whole.is_none() { salvage_har(text) } else { None };
     if let Some(entries) = whole.as_ref().and_then(|w| w["log"]["entries"].as_array()) {
         reader.saw(Format::Har);
         read_har(entries, &mut reader);
+    } else if let Some((entries, stopped)) = salvaged {
+        reader.saw(Format::Har);
+        read_har(&entries, &mut reader);
+        let line = line_of(text, stopped);
+        let why = format!(
+            "the HAR file is cut short or broken after entry {} (line {line}): the entries after it are not read",
+            entries.len()
+        );
+        reader.cannot_read(line, why);
     } else if let Some(Value::Array(messages)) = whole {
         reader.saw(Format::JsonRpc);
         for (n, message) in messages.into_iter().enumerate() {
@@ -314,5 +412,6 @@ pub fn read(text: &str) -> Result<Transcript, String> {
         messages: reader.messages,
         skipped: reader.skipped,
         skipped_count: reader.skipped_count,
+        unreadable: reader.unreadable,
     })
 }

@@ -14,7 +14,7 @@ use mrtr_ticket::canonical_json;
 use mrtr_wire::Ticket;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 
 /// The methods that may answer `input_required` (the MRTR page's "Supported requests").
 pub const ASKING_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
@@ -120,6 +120,8 @@ pub struct TicketSeen {
     /// When it says it expires, ms since the epoch.
     pub expires_at_ms: Option<u64>,
     /// The operation it was handed out in, and whose that was.
+    /// In JSON it counts from 1, as the text report numbers operations.
+    #[serde(serialize_with = "crate::rounds::one_based")]
     pub operation: usize,
     /// Whose request it answered.
     pub who: Option<String>,
@@ -144,6 +146,11 @@ fn request_key(json: &Value) -> String {
     canonical_json(&json!({"method": json["method"], "params": kept}))
 }
 
+/// An index written counting from 1.
+pub(crate) fn one_based<S: serde::Serializer>(index: &usize, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_u64(*index as u64 + 1)
+}
+
 fn keys(value: &Value) -> Vec<String> {
     value.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default()
 }
@@ -163,82 +170,157 @@ struct Index {
     waiting: HashMap<String, BTreeSet<usize>>,
     /// The latest ticket handed out with each text.
     tickets: HashMap<String, usize>,
+    /// The tickets an operation waits for, by their text and the operation's request key, the
+    /// earliest first: concurrent flows of one request may be handed identical bytes.
+    awaited: HashMap<(String, String), BTreeSet<usize>>,
     /// The requests waiting for their response, by id (as JSON text): (operation, round).
     pending: HashMap<String, (usize, usize)>,
+    /// Responses that came before their request (a capture by `tee` of both directions), by
+    /// id, with where they are.
+    early: HashMap<String, VecDeque<usize>>,
 }
+
+/// How far (in messages) a response may come before its request and still be paired with it.
+const EARLY_WINDOW: usize = 64;
 
 /// Groups `messages` into operations.
 pub fn group(messages: &[Message]) -> Grouped {
-    let mut grouped = Grouped { operations: Vec::new(), tickets: Vec::new(), orphans: Vec::new() };
-    let mut index = Index::default();
+    let mut grouper = Grouper {
+        messages,
+        grouped: Grouped { operations: Vec::new(), tickets: Vec::new(), orphans: Vec::new() },
+        index: Index::default(),
+    };
     for (at, message) in messages.iter().enumerate() {
+        if message.from_client {
+            let id = grouper.request(at);
+            let early = grouper.index.early.get_mut(&id).and_then(VecDeque::pop_front);
+            if let Some(response) = early {
+                grouper.response(response, true);
+            }
+        } else {
+            grouper.response(at, false);
+        }
+    }
+    let Grouper { mut grouped, index, .. } = grouper;
+    grouped.orphans.extend(index.early.into_values().flatten());
+    grouped.orphans.sort_unstable();
+    grouped
+}
+
+struct Grouper<'a> {
+    messages: &'a [Message],
+    grouped: Grouped,
+    index: Index,
+}
+
+impl Grouper<'_> {
+    /// The operation `op` stops waiting for a retry: one came.
+    fn stop_waiting(&mut self, op: usize) {
+        if let Some(ops) = self.index.waiting.get_mut(&self.index.keys[op]) {
+            ops.remove(&op);
+        }
+        if let Some(End::Asked { ticket: Some(t), .. }) = self.grouped.operations[op].rounds.last().map(|r| &r.end) {
+            let awaited = (self.grouped.tickets[*t].text.clone(), self.index.keys[op].clone());
+            if let Some(tickets) = self.index.awaited.get_mut(&awaited) {
+                tickets.remove(t);
+            }
+        }
+    }
+
+    /// A request at `at`: the operation it starts or joins. Gives its id, as JSON text.
+    fn request(&mut self, at: usize) -> String {
+        let (grouped, index) = (&mut self.grouped, &mut self.index);
+        let message = &self.messages[at];
         let json = &message.json;
         let id = json["id"].to_string();
-        if message.from_client {
-            let key = request_key(json);
-            let params = &json["params"];
-            let sent_state = params.get("requestState").cloned();
-            let answered = keys(&params["inputResponses"]);
-            let handed = sent_state.as_ref().and_then(Value::as_str).and_then(|s| index.tickets.get(s).copied());
-            let joined = match handed {
-                Some(t) => {
-                    let op = grouped.tickets[t].operation;
-                    let waits_for_it =
-                        matches!(waiting(&grouped.operations[op]), Some(End::Asked { ticket: Some(w), .. }) if *w == t);
-                    let same = index.keys[op] == key;
-                    if waits_for_it && same {
-                        Some((op, Joined::ByTicket))
-                    } else if same {
-                        Some((op, Joined::Again))
-                    } else {
-                        // Spent on a request it does not belong to: an operation of its own.
-                        None
-                    }
-                }
-                None if sent_state.is_some() || !answered.is_empty() => {
-                    let how = if sent_state.is_some() { Joined::ByRequest } else { Joined::ByAnswers };
-                    // The latest operation of the same request that waits for a retry.
-                    index.waiting.get(&key).and_then(|ops| ops.last().copied()).map(|op| (op, how))
-                }
-                None => None,
-            };
-            let round = |joined| Round {
-                request: at,
-                response: None,
-                id: json["id"].clone(),
-                sent_state: sent_state.clone(),
-                answered: answered.clone(),
-                joined,
-                end: End::NoResponse,
-            };
-            let op = match joined {
-                Some((op, how)) => {
-                    grouped.operations[op].rounds.push(round(how));
-                    // Its last round waits for a response now, not the operation for a retry.
-                    if let Some(ops) = index.waiting.get_mut(&index.keys[op]) {
-                        ops.remove(&op);
-                    }
-                    op
-                }
-                None => {
-                    let target = params.get("name").or_else(|| params.get("uri")).and_then(Value::as_str);
-                    grouped.operations.push(Operation {
-                        method: json["method"].as_str().unwrap_or_default().to_owned(),
-                        target: target.map(str::to_owned),
-                        who: message.who.clone(),
-                        rounds: vec![round(Joined::First)],
-                    });
-                    index.keys.push(key);
-                    grouped.operations.len() - 1
-                }
-            };
-            index.pending.insert(id, (op, grouped.operations[op].rounds.len() - 1));
-            continue;
-        }
-        let Some((op, round)) = index.pending.remove(&id) else {
-            grouped.orphans.push(at);
-            continue;
+        let key = request_key(json);
+        let params = &json["params"];
+        let sent_state = params.get("requestState").cloned();
+        let answered = keys(&params["inputResponses"]);
+        let text = sent_state.as_ref().and_then(Value::as_str);
+        let awaited = text
+            .and_then(|text| index.awaited.get(&(text.to_owned(), key.clone())))
+            .and_then(|tickets| tickets.first().copied());
+        let latest = text.and_then(|text| index.tickets.get(text).copied());
+        let joined = match (awaited, latest) {
+            (Some(t), _) => Some((grouped.tickets[t].operation, Joined::ByTicket)),
+            // Sent again on the request it was handed out for: a replay; on another: its own.
+            (None, Some(t)) => {
+                let op = grouped.tickets[t].operation;
+                (index.keys[op] == key).then_some((op, Joined::Again))
+            }
+            (None, None) if sent_state.is_some() || !answered.is_empty() => {
+                // The latest operation of the same request that waits for a retry: a state that
+                // is not a string and echoes the one handed out is that operation's ticket.
+                let op = index.waiting.get(&key).and_then(|ops| ops.last().copied());
+                op.map(|op| {
+                    let echoed = matches!(
+                        waiting(&grouped.operations[op]),
+                        Some(End::Asked { odd_state: Some(odd), .. }) if Some(odd) == sent_state.as_ref()
+                    );
+                    let how = match (echoed, sent_state.is_some()) {
+                        (true, _) => Joined::ByTicket,
+                        (false, true) => Joined::ByRequest,
+                        (false, false) => Joined::ByAnswers,
+                    };
+                    (op, how)
+                })
+            }
+            (None, None) => None,
         };
+        let round = |joined| Round {
+            request: at,
+            response: None,
+            id: json["id"].clone(),
+            sent_state: sent_state.clone(),
+            answered: answered.clone(),
+            joined,
+            end: End::NoResponse,
+        };
+        let op = match joined {
+            Some((op, how)) => {
+                // Its last round waits for a response now, not the operation for a retry.
+                self.stop_waiting(op);
+                self.grouped.operations[op].rounds.push(round(how));
+                op
+            }
+            None => {
+                let target = params.get("name").or_else(|| params.get("uri")).and_then(Value::as_str);
+                self.grouped.operations.push(Operation {
+                    method: json["method"].as_str().unwrap_or_default().to_owned(),
+                    target: target.map(str::to_owned),
+                    who: message.who.clone(),
+                    rounds: vec![round(Joined::First)],
+                });
+                self.index.keys.push(key);
+                self.grouped.operations.len() - 1
+            }
+        };
+        let round = self.grouped.operations[op].rounds.len() - 1;
+        self.index.pending.insert(id.clone(), (op, round));
+        id
+    }
+
+    /// A response at `at` (`late`: paired with a request that came after it).
+    fn response(&mut self, at: usize, late: bool) {
+        let json = &self.messages[at].json;
+        let id = json["id"].to_string();
+        let Some((op, round)) = self.index.pending.remove(&id) else {
+            if late {
+                self.grouped.orphans.push(at);
+            } else {
+                let early = self.index.early.entry(id).or_default();
+                early.push_back(at);
+                // Only the last few: a response much earlier than a request is no pair of it.
+                while early.front().is_some_and(|first| at.saturating_sub(*first) > EARLY_WINDOW) {
+                    if let Some(old) = early.pop_front() {
+                        self.grouped.orphans.push(old);
+                    }
+                }
+            }
+            return;
+        };
+        let grouped = &mut self.grouped;
         let end = if let Some(error) = json.get("error") {
             End::Error {
                 code: error["code"].as_i64().unwrap_or_default(),
@@ -257,7 +339,7 @@ pub fn group(messages: &[Message]) -> Grouped {
                     operation: op,
                     who: grouped.operations[op].who.clone(),
                 });
-                index.tickets.insert(text.to_owned(), grouped.tickets.len() - 1);
+                self.index.tickets.insert(text.to_owned(), grouped.tickets.len() - 1);
                 grouped.tickets.len() - 1
             });
             End::Asked {
@@ -269,12 +351,18 @@ pub fn group(messages: &[Message]) -> Grouped {
             End::Complete
         };
         let last = grouped.operations[op].rounds.len() - 1;
-        if round == last && matches!(end, End::Asked { .. }) {
-            index.waiting.entry(index.keys[op].clone()).or_default().insert(op);
+        if round == last {
+            if let End::Asked { ticket, .. } = &end {
+                let key = self.index.keys[op].clone();
+                if let Some(t) = ticket {
+                    let text = grouped.tickets[*t].text.clone();
+                    self.index.awaited.entry((text, key.clone())).or_default().insert(*t);
+                }
+                self.index.waiting.entry(key).or_default().insert(op);
+            }
         }
         let round = &mut grouped.operations[op].rounds[round];
         round.response = Some(at);
         round.end = end;
     }
-    grouped
 }

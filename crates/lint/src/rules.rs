@@ -8,7 +8,7 @@ use mrtr_wire::spec::{EXPIRY, PRINCIPAL, SINGLE_USE};
 /// sentence it breaks (MUST, SHOULD), or a note.
 pub use mrtr_wire::Grade;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// One thing the transcript shows done wrong.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -20,6 +20,8 @@ pub struct Finding {
     /// Who did it: `client` or `server`.
     pub side: &'static str,
     /// The operation (an index in [`Grouped::operations`]).
+    /// In JSON it counts from 1, as the text report numbers operations.
+    #[serde(serialize_with = "crate::rounds::one_based")]
     pub operation: usize,
     /// The transcript's line of the message that shows it.
     pub line: usize,
@@ -129,14 +131,17 @@ pub fn findings(messages: &[Message], grouped: &Grouped, max_rounds: usize) -> V
                         ),
                         _ => {}
                     }
+                    // Sets, not lists: a round may ask (or answer) hundreds of thousands of keys.
+                    let answered: HashSet<&str> = round.answered.iter().map(String::as_str).collect();
+                    let asked_set: HashSet<&str> = asked.iter().map(String::as_str).collect();
                     let missing: Vec<&str> =
-                        asked.iter().filter(|k| !round.answered.contains(k)).map(String::as_str).collect();
+                        asked.iter().map(String::as_str).filter(|k| !answered.contains(k)).collect();
                     if !missing.is_empty() {
                         let says = format!("the retry answers no {}, which the server asked for", missing.join(", "));
                         add(Grade::Must, "answer-missing", "client", at, says, CONSTRUCT);
                     }
                     let extra: Vec<&str> =
-                        round.answered.iter().filter(|k| !asked.contains(k)).map(String::as_str).collect();
+                        round.answered.iter().map(String::as_str).filter(|k| !asked_set.contains(k)).collect();
                     if !extra.is_empty() {
                         let says = format!("the retry answers {}, which the server did not ask for", extra.join(", "));
                         add(Grade::Note, "answer-not-asked", "client", at, says, NOT_ASKED);
