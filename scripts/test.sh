@@ -53,6 +53,8 @@ step bash tests/probe/run.sh
 # pair of dimension values covered, and a seeded sample of 300 (tests/zoo/run.py; ZOO_SEED=N
 # reruns a seed).
 step python3 tests/zoo/run.py "$ROOT/target/debug/mrtr"
+# mrtr lint on transcripts generated with planted mistakes, in every capture form it reads.
+step python3 tests/zoo/transcripts.py "$ROOT/target/debug/mrtr"
 # The fuzz targets on their committed seeds and a fixed set of new inputs (scripts/fuzz.sh).
 step bash scripts/fuzz.sh
 
