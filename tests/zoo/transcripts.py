@@ -213,11 +213,11 @@ def render(t, form):
     cut_after = None
     if form == "har-cut":
         # Cut after the last exchange of a flow, part way into the next one.
+        # With one flow, the cut comes before any entry ends.
         flows = sorted({f for _, _, f in t.exchanges})
-        if len(flows) > 1:
-            keep = rng.choice(flows[:-1])
-            cut_after = max(i for i, (_, _, f) in enumerate(t.exchanges) if f == keep)
-            truth = truth_of_flows(t, {f for f in flows if f <= keep})
+        keep = rng.choice(flows[:-1]) if len(flows) > 1 else None
+        cut_after = -1 if keep is None else max(i for i, (_, _, f) in enumerate(t.exchanges) if f == keep)
+        truth = truth_of_flows(t, {f for f in flows if keep is not None and f <= keep})
         unreadable = True
     spoiled = None
     if form in ("har-gzip-body", "har-missing-body"):
