@@ -10,10 +10,10 @@ import itertools
 import random
 
 DIMENSIONS = {
-    # How the ticket is written: JSON text, base64 (standard, padded) or base64url (unpadded)
-    # of JSON, prefix.payload[.tag], a JWT, base64url of a dotted ticket, or a random key into
+    # How the ticket is written: JSON text, base64 of JSON (standard or url-safe, padded or
+    # not), prefix.payload[.tag], a JWT, base64url of a dotted ticket, or a random key into
     # a server-side store (hex, or decimal digits).
-    "encoding": ["json", "b64json", "b64url", "dotted", "jwt", "nested", "store", "digits"],
+    "encoding": ["json", "b64json", "b64url", "b64url-pad", "b64std-nopad", "dotted", "jwt", "nested", "store", "digits"],
     # The tag: none, HMAC over the payload or over the whole, HMAC truncated to 10 bytes, or
     # a full HMAC of which only the first 8 characters are compared (wrong, but checked).
     "tag": ["none", "hmac-payload", "hmac-whole", "truncated", "prefix-checked"],
@@ -151,7 +151,7 @@ def truth(d):
     # comparing the bytes its tag covers.
     if not readable:
         v["re-encode"] = N
-    elif not tagged or d["encoding"] in ("json", "b64json", "b64url"):
+    elif not tagged or d["encoding"] in ("json", "b64json", "b64url", "b64url-pad", "b64std-nopad"):
         v["re-encode"] = F("note")
     else:
         v["re-encode"] = P

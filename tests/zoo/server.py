@@ -28,6 +28,8 @@ KEY = b"the zoo's key: 32 bytes or more, never sent"
 TTL_S = 2.0
 TOKENS = {"bob-token": "bob", "alice-token": "alice"}
 LOCK = threading.Lock()
+# Encodings of a JSON body: as text, or base64 in each alphabet, padded or not.
+JSON_ENCODINGS = ("json", "b64json", "b64url", "b64url-pad", "b64std-nopad")
 
 
 def b64url(data):
@@ -38,6 +40,18 @@ def unb64url(text):
     if not re.fullmatch(r"[A-Za-z0-9_-]*", text) or len(text) % 4 == 1:
         raise ValueError("not base64url")
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def unb64url_padded(text):
+    if len(text) % 4 or not re.fullmatch(r"[A-Za-z0-9_-]*={0,2}", text):
+        raise ValueError("not padded base64url")
+    return base64.urlsafe_b64decode(text)
+
+
+def unb64std_unpadded(text):
+    if not re.fullmatch(r"[A-Za-z0-9+/]*", text) or len(text) % 4 == 1:
+        raise ValueError("not unpadded base64")
+    return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
 
 
 def unb64std(text):
@@ -103,13 +117,17 @@ class Case:
             key = secrets.token_hex(16) if enc == "store" else str(secrets.randbelow(9 * 10**11) + 10**11)
             self.store[key] = claims
             return key
-        if enc in ("json", "b64json", "b64url"):
+        if enc in JSON_ENCODINGS:
             body = {"p": claims, "sig": self.mac(canonical({"p": claims} if d["tag"] == "hmac-whole" else claims))} if tagged else claims
             text = json.dumps(body)
             if enc == "json":
                 return text
             if enc == "b64json":
                 return base64.b64encode(text.encode()).decode()
+            if enc == "b64url-pad":
+                return base64.urlsafe_b64encode(text.encode()).decode()
+            if enc == "b64std-nopad":
+                return base64.b64encode(text.encode()).decode().rstrip("=")
             return b64url(text.encode())
         payload = b64url(json.dumps(claims, separators=(",", ":")).encode())
         head = b64url(json.dumps({"alg": "HS256" if tagged else "none", "typ": "JWT"}).encode()) if enc == "jwt" else "v1"
@@ -128,8 +146,10 @@ class Case:
             if ticket not in self.store:
                 raise ValueError("unknown ticket")
             return self.store[ticket]
-        if enc in ("json", "b64json", "b64url"):
-            text = ticket if enc == "json" else (unb64std(ticket) if enc == "b64json" else unb64url(ticket)).decode()
+        if enc in JSON_ENCODINGS:
+            decode = {"json": str.encode, "b64json": unb64std, "b64url": unb64url, "b64url-pad": unb64url_padded,
+                      "b64std-nopad": unb64std_unpadded}[enc]
+            text = decode(ticket).decode()
             body = json.loads(text)
             if not isinstance(body, dict):
                 raise ValueError("not an object")
