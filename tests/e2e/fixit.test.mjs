@@ -81,7 +81,7 @@ export const tests = {
     const status = panel.locator(".fixit-status");
     await panel.getByRole("button", { name: "Run the attacks" }).click();
     await page.waitForFunction(() => document.querySelector(".fixit-status")?.dataset.state);
-    ok((await status.textContent()).startsWith("Not yet: 8 of 21 attacks got through."), await status.textContent());
+    ok((await status.textContent()).startsWith("Not yet: 8 of 22 attacks got through."), await status.textContent());
     equal(await panel.locator('li[data-state="fail"] strong').count(), 8);
     const hints = await panel.locator('li[data-state="fail"] .hint').allTextContents();
     equal(hints.length, 8, "each attack that got through says what to check");
@@ -97,7 +97,7 @@ export const tests = {
     await panel.getByLabel("Your verifier (JavaScript)").fill(SOLUTION);
     await panel.getByRole("button", { name: "Run the attacks" }).click();
     await page.waitForFunction(() => document.querySelector(".fixit-status")?.dataset.state === "pass");
-    equal(await status.textContent(), "Passed: all 21 attacks refused, and the honest flow completed.");
+    equal(await status.textContent(), "Passed: all 22 attacks refused, and the honest flow completed.");
     equal(await panel.locator(".muted").textContent(), "You have passed this exercise.");
     equal(await page.evaluate(() => localStorage.getItem("mrtr-lab-challenges").split(",").includes("fix-it")), true);
     await ctx.screenshot(page, "fixit-passed");

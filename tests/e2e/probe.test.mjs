@@ -1,6 +1,7 @@
 // "Test your server": the lab page sends the probe's battery with fetch to a real `mrtr serve
 // --http` on this machine (CORS allows loopback pages), and reports what got through.
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { axeViolations, equal, noProblems, ok } from "./assert.mjs";
 
@@ -19,6 +20,24 @@ function serve(root, args) {
     server.once("error", reject);
     server.once("exit", (code) => reject(new Error(`mrtr serve exited with ${code}: ${said}`)));
   });
+}
+
+/** `mrtr probe URL --json` with the page's default call and tokens: its report. */
+async function cli(root, url) {
+  const args = ["probe", url, "--call", 'tools/call deploy {"env":"staging"}', "--token", "bob-token",
+    "--second-token", "alice-token", "--format", "json"];
+  const run = await promisify(execFile)(join(root, "target/debug/mrtr"), args, { maxBuffer: 64 << 20 }).catch((e) => e);
+  return { code: run.code ?? 0, report: JSON.parse(run.stdout) };
+}
+
+/** The page's rows as the CLI's: `attack verdict grade`, one a line. */
+async function pageVerdicts(panel) {
+  return (await panel.locator("li[data-attack]").evaluateAll((items) =>
+    items.map((li) => `${li.dataset.attack} ${li.dataset.verdict} ${li.dataset.grade}`))).join("\n");
+}
+
+function cliVerdicts(report) {
+  return report.results.map((r) => `${r.attack} ${r.result.verdict} ${r.result.grade ?? ""}`).join("\n");
 }
 
 async function test(page, url) {
@@ -40,7 +59,15 @@ export const tests = {
     try {
       const page = await ctx.openPage("#probe-title");
       let panel = await test(page, safe.url);
-      equal(await panel.locator(".probe-summary").textContent(), "Passed: no attack got through. 18 refused, 3 not tested or inconclusive.");
+      // One engine: the page and `mrtr probe` reach the same verdict on every attack, and the
+      // same conclusion.
+      let cliRun = await cli(ctx.root, safe.url);
+      equal(await pageVerdicts(panel), cliVerdicts(cliRun.report), "the page's verdicts are the CLI's");
+      equal(cliRun.code, 0);
+      equal(cliRun.report.summary.conclusion, "passed");
+      const summaryText = await panel.locator(".probe-summary").textContent();
+      ok(summaryText.startsWith("Passed: nothing at MUST got through."), summaryText);
+      equal(await panel.locator(".probe-summary").getAttribute("data-conclusion"), "passed");
       equal(await page.evaluate(() => document.activeElement?.className), "probe-summary", "focus moves to the summary");
       equal(await panel.locator(".probe-summary").getAttribute("role"), "status", "and it is announced");
       ok((await panel.textContent()).includes("alice replays bob's ticket: stopped (the server answered: refused by the principal check: -32602 Invalid requestState: issued to a different principal"));
@@ -49,11 +76,17 @@ export const tests = {
       ok(rows.some((row) => row.startsWith("✓Spend on another method: stopped (the server answered: refused by the request check")), rows.join("\n"));
       panel = await test(page, careless.url);
       const summary = await panel.locator(".probe-summary").textContent();
-      // By hand: unsigned tickets are believed whatever they say (integrity), and nothing
-      // records a use (replay, race); their empty tag leaves no tag to attack.
-      equal(summary, "5 got through (2 MUST). 10 refused, 6 not tested or inconclusive.");
+      cliRun = await cli(ctx.root, careless.url);
+      equal(await pageVerdicts(panel), cliVerdicts(cliRun.report), "the page's verdicts are the CLI's");
+      equal(cliRun.code, 1);
+      equal(await panel.locator(".probe-summary").getAttribute("data-conclusion"), cliRun.report.summary.conclusion);
+      // By hand: unsigned tickets are believed whatever they say (integrity: a byte changed, the
+      // payload edited, re-signed, re-encoded), and nothing records a use (replay, race).
+      const c = cliRun.report.summary.counts;
+      ok(summary.startsWith(`${c.must + c.should + c.note} got through (3 MUST).`), summary);
       const failing = await panel.locator('li[data-state="fail"] strong').allTextContents();
-      equal(failing, ["Tamper: edit the payload", "Re-sign with another key", "Re-encode the ticket", "Send the honest retry twice", "Race: many retries at once"]);
+      equal(failing, ["Change one character", "Tamper: edit the payload", "Re-sign with another key", "Re-encode the ticket", "Send the honest retry twice", "Race: many retries at once"]);
+      ok((await panel.locator('li[data-state="fail"]').first().textContent()).includes("What it sent: tools/call deploy id"), "built from what this run sent");
       ok((await panel.locator("blockquote").first().textContent()).includes("servers MUST protect its integrity"));
       ok((await panel.locator('li[data-state="fail"]').first().textContent()).includes("To fix: Verify the ticket's MAC"));
       await ctx.screenshot(page, "probe-page");

@@ -33,7 +33,7 @@ export const tests = {
     equal(await panel.getByRole("heading", { level: 3 }).first().textContent(), "Operation 2: tools/call book_seat, by anonymous, 3 rounds");
     equal(await panel.locator(".lint-sequence").count(), 1, "one sequence diagram");
     equal(await panel.locator(".lint-sequence .arrow").count(), 6, "an arrow each way for each of the three rounds");
-    ok((await panel.locator(".lint-tickets").textContent()).includes("T2: this lab's signed ticket"));
+    ok((await panel.locator(".lint-tickets").textContent()).includes("T2: a readable ticket with a tag (v1.base64"));
     // mrtr call --json: the same.
     said = await paste(panel, fixture("call.jsonl"));
     ok(said.startsWith("Mrtr call --json") || said.startsWith("mrtr call --json"), said);
@@ -73,6 +73,44 @@ export const tests = {
     ok((await panel.getByText("lines were not messages").textContent()).startsWith("3 lines"));
     said = await paste(panel, "");
     ok(said.includes("0 operations"), said);
+    noProblems(page);
+    await page.context().close();
+  },
+  async "a 5 MB capture is read in a worker, and the page keeps answering"(ctx) {
+    const { page, panel } = await panelOf(ctx);
+    // 5 MB of JSON-RPC lines: flows that ask once, each retry echoing its ticket.
+    const lines = [];
+    let bytes = 0;
+    for (let n = 1; bytes < 5e6; n++) {
+      const ticket = `opaque-${n}-${"x".repeat(40)}`;
+      const call = { jsonrpc: "2.0", id: 2 * n, method: "tools/call", params: { name: "deploy", arguments: { env: `e${n}`, pad: "p".repeat(200) } } };
+      const flow = [call, { jsonrpc: "2.0", id: 2 * n, result: { resultType: "input_required", inputRequests: { ok: { method: "elicitation/create", params: {} } }, requestState: ticket } },
+        { ...call, id: 2 * n + 1, params: { ...call.params, inputResponses: { ok: { action: "accept" } }, requestState: ticket } },
+        { jsonrpc: "2.0", id: 2 * n + 1, result: { resultType: "complete", content: [] } }];
+      for (const message of flow) { const line = JSON.stringify(message); lines.push(line); bytes += line.length + 1; }
+    }
+    const text = lines.join("\n");
+    await page.evaluate(() => {
+      window.longest = 0;
+      // Tasks that start after the panel's change event: the task that hands the test's 5 MB
+      // file to the page (and fires the event) is the test driver's work, not the page's.
+      document.querySelector('mrtr-transcript input[type="file"]').addEventListener("change", () => { window.from = performance.now(); });
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (window.from !== undefined && e.startTime >= window.from) window.longest = Math.max(window.longest, e.duration);
+      })
+        .observe({ type: "longtask", buffered: false });
+    });
+    await panel.locator('input[type="file"]').setInputFiles({ name: "big.jsonl", mimeType: "text/plain", buffer: Buffer.from(text) });
+    const status = panel.locator(".lint-status");
+    await status.filter({ hasNotText: "Reading…" }).waitFor({ timeout: 60000 });
+    const said = await status.textContent();
+    ok(said.includes("nothing breaks the MRTR page") && said.includes("asked for input"), said);
+    ok((await panel.textContent()).includes("more operations that asked: mrtr lint FILE lists them all"), "the rest counted");
+    const longest = await page.evaluate(() => window.longest);
+    console.log(`     transcript: ${(text.length / 1e6).toFixed(1)} MB read; the longest main-thread task ${longest.toFixed(0)} ms`);
+    // The goal is no task over 100 ms (measured: 59 to 86 ms here); the figure is printed. Read
+    // on the main thread, the same capture holds it for over a second: that is what fails.
+    ok(longest <= 500, `a main-thread task of ${longest} ms`);
     noProblems(page);
     await page.context().close();
   },

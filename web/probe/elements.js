@@ -1,7 +1,7 @@
 // The lab's panels that load when first near (probe, Fix-It, the continue code), as custom
 // elements in the page's own DOM (its styles apply):
 //
-//   <mrtr-probe>   "Test your server": the lab's attacks (the codec package's ProbeRun, built
+//   <mrtr-probe>   "Test your server": the lab's attacks (the codec package's ProbeBattery, built
 //                  from the lab's moves) sent with fetch to a server the learner names.
 //   <mrtr-fixit>   Fix-It: the learner writes the verifier; the lab's attacks run against the
 //                  lab's server using it, in a Web Worker stopped after TIME_LIMIT_MS.
@@ -42,7 +42,7 @@ export function codec() {
 
 /** One verdict in the lab's words: a mark, a state, a sentence, and the spec's words when an
  *  attack got through. The same for a real server and for the learner's verifier. */
-export function resultRow(title, result, attack) {
+export function resultRow(title, result, attack, itSent) {
   const grade = { must: "MUST", should: "SHOULD", note: "note" }[result.grade];
   // The server's answer is quoted after the verdict, so "asked for input" reads as stopped
   // in one row and as got through in another without contradicting itself.
@@ -60,9 +60,12 @@ export function resultRow(title, result, attack) {
     honestFailed ? `: did not complete, so no attack can be judged. ${String(result.why ?? result.answered ?? "")
       .replace(/^the honest (retry|flow) did not complete:? */, "The server answered: ")}` : `: ${said}`);
   li.dataset.state = honestFailed ? "fail" : state;
+  // What the row says, for a machine: the attack, its verdict and grade (as `mrtr probe --json`).
+  if (attack?.id) Object.assign(li.dataset, { attack: attack.id, verdict: result.verdict, grade: result.grade ?? "" });
   li.firstChild.setAttribute("aria-hidden", "true");
   if (result.verdict === "finding") {
-    if (attack?.what) li.append(element("p", { textContent: `What it sent: ${attack.what}` }));
+    const sent = itSent ?? attack?.what;
+    if (sent) li.append(element("p", { textContent: `What it sent: ${sent}` }));
     if (attack?.fix) li.append(element("p", { textContent: `To fix: ${attack.fix}` }));
     li.append(element("blockquote", { textContent: result.spec }));
   }
@@ -142,17 +145,16 @@ async function post(url, send) {
   }
 }
 
-/** Plays one attack through `post`: its verdict. */
-async function play(run, url) {
-  let step = run.first();
+/** Drives the battery's current attack from `step` through `post` until it ends. */
+async function play(battery, step, url) {
   for (;;) {
     if (step.send) {
       await sleep(step.send.waitMs);
-      step = run.next(await post(url, step.send));
+      step = battery.next(await post(url, step.send));
     } else if (step.race) {
-      step = run.nextRace(await Promise.all(step.race.map((send) => post(url, send))));
+      step = battery.nextRace(await Promise.all(step.race.map((send) => post(url, send))));
     } else {
-      return step.done;
+      return;
     }
   }
 }
@@ -195,8 +197,6 @@ class MrtrProbe extends HTMLElement {
     const url = this.value("url");
     const setup = { call: this.value("call"), token: this.value("token") || undefined,
       secondToken: this.value("second") || undefined, waitExpiry: this.value("wait") };
-    const counts = { passed: 0, finding: 0, must: 0, other: 0 };
-    const rows = [];
     try {
       const m = await codec();
       // The server's own lists choose the other targets (another tool, method, arguments).
@@ -207,27 +207,25 @@ class MrtrProbe extends HTMLElement {
         if (typeof reply === "string") throw new Error(reply);
         lists[method.split("/")[0]] = typeof reply.body === "string" ? undefined : reply.body;
       }
-      let honest;
-      for (const attack of m.probeAttacks()) {
-        let result;
-        if (honest && honest.verdict !== "completed") {
-          result = { verdict: "inconclusive", why: `the honest flow did not complete (${honest.why ?? honest.verdict})` };
-        } else {
-          const run = new m.ProbeRun(attack.id, { ...setup, lists, nowMs: Date.now() });
-          result = await play(run, url);
-          run.free();
-        }
-        honest ??= result;
-        if (result.verdict === "passed") counts.passed += 1;
-        else if (result.verdict === "finding") { counts.finding += 1; counts.must += result.grade === "must"; }
-        else if (result.verdict !== "completed") counts.other += 1;
-        rows.push(resultRow(attack.title, result, attack));
+      // The battery `mrtr probe` runs: the same verdicts, the same conclusion.
+      const battery = new m.ProbeBattery({ ...setup, lists });
+      const attacks = new Map(m.probeAttacks().map((a) => [a.id, a]));
+      let report;
+      try {
+        for (let next; (next = battery.nextAttack(Date.now())); ) await play(battery, next.step, url);
+        report = battery.report();
+      } finally {
+        battery.free();
       }
-      this.summary.textContent = honest?.verdict !== "completed"
-        ? `Inconclusive: the honest flow did not complete (${honest?.why ?? "no answer"}), so no attack can say anything.`
-        : counts.finding === 0
-          ? `Passed: no attack got through. ${counts.passed} refused, ${counts.other} not tested or inconclusive.`
-          : `${counts.finding} got through (${counts.must} MUST). ${counts.passed} refused, ${counts.other} not tested or inconclusive.`;
+      const rows = report.rows.map((row) => resultRow(row.title, row.result, attacks.get(row.attack), row.itSent));
+      const c = report.counts;
+      const counts = `${c.passed} refused, ${c.notTested + c.inconclusive} not tested or inconclusive.`;
+      this.summary.textContent = {
+        passed: `Passed: nothing at MUST got through. ${c.should + c.note ? `${c.should} SHOULD, ${c.note} NOTE findings; ` : ""}${counts}`,
+        failed: `${c.must + c.should + c.note} got through (${c.must} MUST). ${counts}`,
+        inconclusive: `Inconclusive: ${c.reason ?? "nothing could be concluded"}.`,
+      }[report.conclusion];
+      this.summary.dataset.conclusion = report.conclusion;
       this.results.replaceChildren(...rows);
       this.summary.focus();
     } catch (error) {

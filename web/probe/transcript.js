@@ -15,8 +15,45 @@ const svg = (tag, attributes = {}, text) => {
   return el;
 };
 
-/** The longest file read: mrtr-lint refuses more. */
-const MAX_BYTES = 16 << 20;
+/** The longest file read (64 MiB): mrtr-lint refuses more. */
+const MAX_BYTES = 64 << 20;
+
+/** How many of each the page draws; the rest are counted (`mrtr lint FILE` lists them all),
+ *  so a big capture paints in one frame. */
+const SHOWN = { operations: 20, tickets: 100, findings: 200 };
+
+/** A line saying how many of `all` are not shown, or nothing. */
+const more = (all, shown, what) => all > shown
+  ? [element("p", { className: "muted", textContent: `… and ${all - shown} more ${what}: mrtr lint FILE lists them all.` })] : [];
+
+/** A size in the words people read. */
+const megabytes = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/** mrtr-lint in a Web Worker, started on the first reading and kept: `lint(text)` resolves
+ *  with the view of its report the page draws. The worker starts from a blob that imports
+ *  the module, so a lesson page on another origin can run it too. */
+function linter() {
+  const module = new URL("lint-worker.js", import.meta.url).href;
+  const boot = URL.createObjectURL(new Blob([`import ${JSON.stringify(module)};`], { type: "text/javascript" }));
+  const worker = new Worker(boot, { type: "module" });
+  const waiting = new Map();
+  let next = 0;
+  worker.onmessage = ({ data }) => {
+    const { resolve, reject } = waiting.get(data.id) ?? {};
+    waiting.delete(data.id);
+    if (data.error !== undefined) reject?.(new Error(data.error));
+    else resolve?.(data.view);
+  };
+  worker.onerror = (event) => {
+    for (const { reject } of waiting.values()) reject(new Error(event.message || "the reader failed"));
+    waiting.clear();
+  };
+  return (text) => new Promise((resolve, reject) => {
+    const id = next++;
+    waiting.set(id, { resolve, reject });
+    worker.postMessage({ id, text, shown: SHOWN });
+  });
+}
 
 /** A short transcript with one mistake, for a first look. */
 export const EXAMPLE = [
@@ -52,31 +89,31 @@ export function sequence(op, words, title) {
   return element("div", { className: "scroll-x", tabIndex: 0, role: "group", ariaLabel: `Sequence diagram: ${title}` }, drawing);
 }
 
-/** The report on the page. */
-function render(report) {
+/** The report on the page, from the worker's view of it. */
+function render(view) {
   const parts = [];
-  const asked = report.grouped.operations.map((op, o) => [op, o]).filter(([op]) => op.rounds.length > 1 || op.rounds.some((r) => r.end.kind === "asked"));
-  for (const [op, o] of asked) {
-    const words = report.words[o];
+  for (const { o, op, words } of view.asked) {
     const title = words.heading.replace(/^./, (c) => c.toUpperCase());
     const rows = op.rounds.map((round, r) => element("tr", {},
       element("td", { textContent: String(r + 1) }),
-      element("td", { textContent: String(report.transcript.messages[round.request].line) }),
+      element("td", { textContent: String(round.line) }),
       ...words.rounds[r].map((said) => element("td", { textContent: said }))));
     parts.push(element("h3", { textContent: title }), sequence(op, words, title),
       element("div", { className: "scroll-x", tabIndex: 0, role: "group", ariaLabel: `Rounds of operation ${o + 1}` },
         element("table", {}, element("thead", {}, element("tr", {}, ...["Round", "Line", "Sent", "Answered"].map((h) => element("th", { scope: "col", textContent: h })))),
           element("tbody", {}, ...rows))));
   }
-  if (report.grouped.tickets.length) {
-    parts.push(element("h3", { textContent: "Tickets" }), element("ul", { className: "lint-tickets" }, ...report.grouped.tickets.map((t) => {
+  parts.push(...more(view.askedCount, view.asked.length, "operations that asked"));
+  if (view.tickets.length) {
+    parts.push(element("h3", { textContent: "Tickets" }), element("ul", { className: "lint-tickets" }, ...view.tickets.map((t) => {
       const read = t.claims === null ? "cannot be read without the server's key"
         : `reads ${JSON.stringify(t.claims)}${t.expires_at_ms === null ? ", and says no expiry" : `, expires ${new Date(t.expires_at_ms).toISOString()}`}`;
       return element("li", {}, element("strong", { textContent: t.name }), `: ${t.shape}; ${read}`);
     })));
   }
-  if (report.findings.length) {
-    parts.push(element("h3", { textContent: "What breaks the MRTR page" }), element("ul", { className: "probe-results lint-findings" }, ...report.findings.map((f) => {
+  parts.push(...more(view.ticketCount, view.tickets.length, "tickets"));
+  if (view.findings.length) {
+    parts.push(element("h3", { textContent: "What breaks the MRTR page" }), element("ul", { className: "probe-results lint-findings" }, ...view.findings.map((f) => {
       const li = element("li", {}, element("span", { className: "mark", textContent: "✗" }),
         element("strong", { textContent: `${f.grade.toUpperCase()}, line ${f.line} (${f.side}, operation ${f.operation})` }), `: ${f.says}`,
         element("blockquote", { textContent: f.spec }));
@@ -85,9 +122,14 @@ function render(report) {
       return li;
     })));
   }
-  if (report.transcript.skipped_count) {
-    parts.push(element("details", {}, element("summary", { textContent: `${report.transcript.skipped_count} lines were not messages` }),
-      element("ul", {}, ...report.transcript.skipped.map((s) => element("li", { textContent: `line ${s.line}: ${s.why}` })))));
+  parts.push(...more(view.findingCount, view.findings.length, "findings"));
+  if (view.transcript.unreadable?.length) {
+    parts.push(element("h3", { textContent: "Could not be read" }), element("ul", { className: "lint-unreadable" },
+      ...view.transcript.unreadable.map((s) => element("li", { textContent: `line ${s.line}: ${s.why}` }))));
+  }
+  if (view.transcript.skipped_count) {
+    parts.push(element("details", {}, element("summary", { textContent: `${view.transcript.skipped_count} lines were not messages` }),
+      element("ul", {}, ...view.transcript.skipped.map((s) => element("li", { textContent: `line ${s.line}: ${s.why}` })))));
   }
   return parts;
 }
@@ -121,9 +163,10 @@ class MrtrTranscript extends HTMLElement {
 
   async readFile(file) {
     if (!file) return;
-    if (file.size > MAX_BYTES) return this.say(`Not read: ${file.name} is ${file.size} bytes; the most read is ${MAX_BYTES}.`);
+    if (file.size > MAX_BYTES) return this.say(`Not read: ${file.name} is ${megabytes(file.size)}; the most read is ${megabytes(MAX_BYTES)}.`);
     const text = await file.text();
-    this.text.value = text.length > 200_000 ? `${text.slice(0, 200_000)}\n… (${file.name}: shown cut; read whole)` : text;
+    // A long text in a text box costs the page a long layout: its start is shown, the whole read.
+    this.text.value = text.length > 20_000 ? `${text.slice(0, 20_000)}\n… (${file.name}: shown cut; read whole)` : text;
     this.read(text);
   }
 
@@ -138,11 +181,13 @@ class MrtrTranscript extends HTMLElement {
     this.status.textContent = "Reading…";
     this.output.replaceChildren();
     try {
-      const m = await (await import("./elements.js")).codec();
-      const report = m.lintTranscript(String(text));
-      this.output.replaceChildren(...render(report));
-      this.say(report.headline.replace(/^./, (c) => c.toUpperCase()) + ".");
-      this.dispatchEvent(new CustomEvent("mrtr-transcript:read", { detail: { headline: report.headline, findings: report.findings }, bubbles: true, composed: true }));
+      this.lint ??= linter();
+      const view = await this.lint(String(text));
+      this.output.replaceChildren(...render(view));
+      this.say(view.headline.replace(/^./, (c) => c.toUpperCase()) + ".");
+      // The findings shown (the first SHOWN.findings), and how many there are.
+      const detail = { headline: view.headline, findings: view.findings, findingCount: view.findingCount };
+      this.dispatchEvent(new CustomEvent("mrtr-transcript:read", { detail, bubbles: true, composed: true }));
     } catch (error) {
       this.say(`Not read: ${error?.message ?? error}`);
     }

@@ -73,6 +73,8 @@ export const HINTS = {
   "too-late": "refuse when now is at or past claims.exp.",
   "other-arguments": REQUEST, "other-tool": REQUEST, "other-method": REQUEST,
   "send-twice": NONCE, "first-ticket": NONCE, race: NONCE,
+  // The server reads the round from the ticket's data, which the tag covers.
+  "skip-round": SIGNATURE,
   // Answers that come without a ticket never reach open: the server ignores them and asks.
   "drop-ticket": "answers without a ticket are the server's to ignore; open never sees them.",
 };

@@ -13,7 +13,7 @@
 
 use crate::options;
 use js_sys::{Function, Reflect, Set};
-use mrtr_probe::{Flow, Reply, Setup, Targets, Tokens, Verdict, BATTERY};
+use mrtr_probe::{Battery, Flow, Grade, Reply, Setup, Targets, Tokens, Verdict};
 use mrtr_sim::cluster::{principal_of, LAB_KEY};
 use mrtr_sim::jsonrpc;
 use mrtr_sim::ledger::Ledger;
@@ -27,9 +27,9 @@ use wasm_bindgen::prelude::*;
 /// ticket can be tried in round 2.
 pub const FIX_IT_CALL: &str = r#"tools/call book_seat {"flight":"LX318"}"#;
 
-/// Where the simulated clock starts, ms: a day after the epoch, as the lab's scenarios do not
-/// care which day.
-const START_MS: u64 = 86_400_000;
+/// Where the simulated clock starts, ms: 2026-01-01. A ticket's times are dates, and a reader
+/// tells a date from other numbers by its size, as the probe reads any server's tickets.
+const START_MS: u64 = 1_767_225_600_000;
 
 /// What one attack did to the learner's verifier.
 #[derive(Debug, Serialize)]
@@ -178,20 +178,26 @@ pub fn fix_it(
         store: StateStore::default(),
         now_ms: START_MS,
     };
-    let mut results: Vec<Row> = Vec::new();
-    for attack in BATTERY {
-        // The honest flow runs first: when the verifier refuses it, no attack can say anything.
-        let after_honest = results.first().and_then(|honest| Verdict::after_honest(&honest.result));
-        let result = after_honest.unwrap_or_else(|| {
-            attack.run(&setup, |send| {
-                // Each line a second after the last, a ticket's lifetime later when it waits.
-                door.now_ms += 1_000 + send.wait_ms;
-                Reply::from(Ok(door.handle(&send.message, send.bearer.as_deref())))
-            })
-        });
-        let ok = matches!(result, Verdict::Completed | Verdict::Passed { .. });
-        results.push(Row { attack: attack.by.id(), title: attack.by.title(), what: attack.by.what(), result, ok });
-    }
+    // The battery as every driver runs it: the honest flow first, then each attack; each line
+    // a second after the last, a ticket's lifetime later when it waits.
+    let report = Battery::new(setup, |_| true).run(
+        |send| {
+            door.now_ms += 1_000 + send.wait_ms;
+            Reply::from(Ok(door.handle(&send.message, send.bearer.as_deref())))
+        },
+        || START_MS,
+        Grade::Note,
+        |_| false,
+    );
+    let results: Vec<Row> = report
+        .rows
+        .into_iter()
+        .map(|row| {
+            let ok = matches!(row.verdict, Verdict::Completed | Verdict::Passed { .. });
+            let by = row.attack.by;
+            Row { attack: by.id(), title: by.title(), what: by.what(), result: row.verdict, ok }
+        })
+        .collect();
     let passed = results.iter().all(|row| row.ok);
     options::to_js(&Report { passed, call: FIX_IT_CALL, results })
 }

@@ -1,21 +1,22 @@
-//! The probe's battery for JavaScript (`mrtr-probe`, the lab's moves): each attack a
-//! sans-IO state machine the page drives with `fetch`, so the lab's page tests a server the
-//! learner names without the battery in the lab's own wasm.
+//! The probe's battery for JavaScript (`mrtr_probe::Battery`, the one engine `mrtr probe`
+//! drives too): the page sends each line with `fetch` and hands back the reply; the battery
+//! gates on the honest flow, records each verdict and concludes, so the page and the terminal
+//! cannot disagree about a run.
 //!
 //! ```js
-//! for (const { id } of probeAttacks()) {
-//!   const run = new ProbeRun(id, { call: 'tools/call deploy {"env":"staging"}', token: "bob-token" });
-//!   let step = run.first();
+//! const battery = new ProbeBattery({ call: 'tools/call deploy {"env":"staging"}', token: "bob-token" });
+//! for (let next; (next = battery.nextAttack(Date.now())); ) {
+//!   let step = next.step;
 //!   while (step.send) {
 //!     const response = await fetch(url, { method: "POST", headers: step.send.headers, body: JSON.stringify(step.send.message) });
-//!     step = run.next(await response.json());      // or run.next("why nothing came")
+//!     step = battery.next({ status: response.status, body: await response.json() });  // or a string: why none came
 //!   }
-//!   step.done;                                      // {verdict: "passed" | "finding" | …}
 //! }
+//! const report = battery.report();   // {conclusion: "passed" | "failed" | "inconclusive", exitCode, headline, rows}
 //! ```
 
 use crate::options;
-use mrtr_probe::{Flow, Listed, Reply, Run, Setup, Step, Targets, Tokens, BATTERY};
+use mrtr_probe::{Battery, Flow, Grade, Listed, Reply, Setup, Step, Targets, Tokens, BATTERY};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
@@ -43,8 +44,6 @@ struct SetupOptions {
     #[serde(default)]
     ttl_ms: Option<u64>,
     #[serde(default)]
-    now_ms: Option<u64>,
-    #[serde(default)]
     race: Option<usize>,
     #[serde(default)]
     other_tool: Option<Value>,
@@ -54,6 +53,15 @@ struct SetupOptions {
     other_arguments: Option<Value>,
     #[serde(default)]
     lists: Option<Lists>,
+    /// Only these attacks (ids); the honest flow always runs.
+    #[serde(default)]
+    only: Vec<String>,
+    /// Leave these attacks out.
+    #[serde(default)]
+    skip: Vec<String>,
+    /// The weakest grade that fails the run: "must" (the default), "should" or "note".
+    #[serde(default)]
+    fail_on: Option<Grade>,
 }
 
 /// The replies to `tools/list`, `prompts/list` and `resources/list` (`probeListRequests()`).
@@ -83,12 +91,12 @@ pub fn probe_list_requests() -> Result<JsValue, JsError> {
     options::to_js(&requests)
 }
 
-/// One attack under way on a fresh flow.
+/// The whole battery under way against one server.
 #[wasm_bindgen]
 #[derive(Debug)]
-pub struct ProbeRun {
-    run: Run,
-    first: Option<Step>,
+pub struct ProbeBattery {
+    battery: Option<Battery>,
+    fail_on: Grade,
 }
 
 /// A line to send as JavaScript sees it: `{message, bearer, waitMs, headers}`.
@@ -105,13 +113,12 @@ fn send_js(send: &mrtr_probe::Send) -> Value {
 
 /// A step as JavaScript sees it: `{send}`, `{race: [send, …]}` (send them all at once, then
 /// `nextRace`), or `{done: verdict}`.
-fn step_js(step: Step) -> Result<JsValue, JsError> {
-    let step = match step {
+fn step_value(step: Step) -> Value {
+    match step {
         Step::Send(send) => json!({"send": send_js(&send)}),
         Step::Race(sends) => json!({"race": sends.iter().map(send_js).collect::<Vec<_>>()}),
         Step::Done(verdict) => json!({"done": verdict}),
-    };
-    options::to_js(&step)
+    }
 }
 
 /// A reply from JavaScript: a string saying why none came, `{status, body}` (the HTTP status and
@@ -130,24 +137,21 @@ fn reply_of(reply: JsValue) -> Result<Reply, JsError> {
 }
 
 #[wasm_bindgen]
-impl ProbeRun {
-    /// Starts attack `id` (one of `probeAttacks()`) on a fresh flow. `setup`: `call`
-    /// (`METHOD NAME ARGUMENTS`), `token`, `secondToken`, `waitExpiry`, `ttlMs`, `otherTool`.
+impl ProbeBattery {
+    /// A battery on the flow `setup.call` (`METHOD NAME ARGUMENTS`), with `token`,
+    /// `secondToken`, `waitExpiry`, `ttlMs`, `race`, the server's `lists` (or targets given by
+    /// name), `only`, `skip` and `failOn`.
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        id: &str,
-        #[wasm_bindgen(unchecked_param_type = "ProbeSetup")] setup: JsValue,
-    ) -> Result<ProbeRun, JsError> {
-        let attack = BATTERY
-            .iter()
-            .find(|a| a.id() == id)
-            .ok_or_else(|| JsError::new(&format!("mrtr: no attack '{id}' in the battery")))?;
+    pub fn new(#[wasm_bindgen(unchecked_param_type = "ProbeSetup")] setup: JsValue) -> Result<ProbeBattery, JsError> {
         let options: SetupOptions = options::parse(setup)?;
+        let known: Vec<&str> = BATTERY.iter().map(|a| a.id()).collect();
+        if let Some(unknown) = options.only.iter().chain(&options.skip).find(|id| !known.contains(&id.as_str())) {
+            return Err(JsError::new(&format!("mrtr: no attack '{unknown}': the attacks are {}", known.join(", "))));
+        }
         let flow = Flow::parse(&options.call).map_err(|e| JsError::new(&format!("mrtr: the call: {e}")))?;
         let mut setup = Setup::new(flow, Tokens { first: options.token, second: options.second_token });
         setup.wait_expiry = options.wait_expiry;
         setup.ttl_ms = options.ttl_ms;
-        setup.now_ms = options.now_ms.unwrap_or_default();
         setup.race = options.race.unwrap_or(mrtr_probe::DEFAULT_RACE).clamp(2, 64);
         // The server's own lists choose the other targets, as `mrtr probe` does; a target given
         // by name wins.
@@ -158,15 +162,26 @@ impl ProbeRun {
             method: options.other_method.or(chosen.method),
             arguments: options.other_arguments.or(chosen.arguments),
         };
-        let (run, first) = attack.start(&setup);
-        Ok(ProbeRun { run, first: Some(first) })
+        let (only, skip) = (options.only, options.skip);
+        let battery = Battery::new(setup, move |a| {
+            (only.is_empty() || only.iter().any(|id| id == a.id())) && !skip.iter().any(|id| id == a.id())
+        });
+        Ok(ProbeBattery { battery: Some(battery), fail_on: options.fail_on.unwrap_or(Grade::Must) })
     }
 
-    /// The first step: `{send}`.
-    #[wasm_bindgen(unchecked_return_type = "ProbeStep")]
-    pub fn first(&mut self) -> Result<JsValue, JsError> {
-        let step = self.first.take().ok_or_else(|| JsError::new("mrtr: first() was already taken"))?;
-        step_js(step)
+    fn battery(&mut self) -> Result<&mut Battery, JsError> {
+        self.battery.as_mut().ok_or_else(|| JsError::new("mrtr: the battery has reported already"))
+    }
+
+    /// Starts the next attack with the clock at `nowMs`: `{attack, step}`, or `null` when every
+    /// attack has its verdict.
+    #[wasm_bindgen(js_name = nextAttack, unchecked_return_type = "{ attack: string; step: ProbeStep } | null")]
+    pub fn next_attack(&mut self, now_ms: f64) -> Result<JsValue, JsError> {
+        let now = crate::number::Kind::Millis.check(now_ms, "nowMs")?;
+        let battery = self.battery()?;
+        let Some(step) = battery.next_attack(now, 0) else { return Ok(JsValue::NULL) };
+        let attack = battery.attack().or_else(|| battery.rows().last().map(|r| r.attack)).map(|a| a.id());
+        options::to_js(&json!({"attack": attack, "step": step_value(step)}))
     }
 
     /// Takes the reply to the last `send` (`{status, body}`, the JSON-RPC response alone, or a
@@ -176,7 +191,8 @@ impl ProbeRun {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "ProbeReply | object | string")] reply: JsValue,
     ) -> Result<JsValue, JsError> {
-        step_js(self.run.next(reply_of(reply)?))
+        let reply = reply_of(reply)?;
+        options::to_js(&step_value(self.battery()?.next(reply)))
     }
 
     /// Takes the replies to a `race`, in the order of its lines, and gives the next step.
@@ -186,6 +202,27 @@ impl ProbeRun {
         #[wasm_bindgen(unchecked_param_type = "Array<ProbeReply | object | string>")] replies: Vec<JsValue>,
     ) -> Result<JsValue, JsError> {
         let replies = replies.into_iter().map(reply_of).collect::<Result<Vec<_>, _>>()?;
-        step_js(self.run.next_race(replies))
+        options::to_js(&step_value(self.battery()?.next_race(replies)))
+    }
+
+    /// The run's report, once every attack has its verdict: `{conclusion, exitCode, headline,
+    /// counts, shape, rows: [{attack, title, what, grade, fix, result, itSent}]}`.
+    #[wasm_bindgen(unchecked_return_type = "ProbeReport")]
+    pub fn report(&mut self) -> Result<JsValue, JsError> {
+        let battery = self.battery.take().ok_or_else(|| JsError::new("mrtr: the battery has reported already"))?;
+        let report = battery.report(self.fail_on, |_| false);
+        let rows: Vec<Value> = report
+            .rows
+            .iter()
+            .map(|row| {
+                let by = row.attack.by;
+                json!({"attack": by.id(), "title": by.title(), "what": by.what(), "grade": row.attack.grade,
+                    "fix": row.attack.fix, "result": row.verdict, "itSent": row.evidence().map(|e| e.sent_words())})
+            })
+            .collect();
+        options::to_js(&json!({
+            "conclusion": report.conclusion(), "exitCode": report.exit, "headline": report.summary.headline(),
+            "counts": report.summary, "shape": report.shape, "rows": rows,
+        }))
     }
 }

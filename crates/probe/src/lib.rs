@@ -35,6 +35,7 @@
 //! ```
 
 mod battery;
+mod engine;
 #[doc(hidden)]
 pub mod hostile;
 mod reply;
@@ -45,6 +46,7 @@ mod targets;
 mod verdict;
 
 pub use battery::{Attack, Tactic, BATTERY};
+pub use engine::{Battery, Conclusion, Report, Row};
 pub use mrtr_wire::{decode_base64, spec, Grade, Outcome, Reply, Shape, Ticket};
 pub use run::{Exchange, Run, Send, Step, MADE_UP_TOKEN, MAX_ROUNDS, MAX_WAIT_MS};
 pub use setup::{Flow, Setup, Targets, Tokens, DEFAULT_RACE};

@@ -54,6 +54,54 @@ pub struct Exchange {
     pub status: Option<u16>,
     /// The response, or `{"transportError": why}` when none came.
     pub reply: Value,
+    /// How long the probe waited before sending it, ms.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub waited_ms: u64,
+}
+
+fn is_zero(ms: &u64) -> bool {
+    *ms == 0
+}
+
+impl Exchange {
+    /// What was sent, in a line built from the request itself: its id, its ticket (clipped),
+    /// its answers, whose token, and how long before it the probe waited.
+    pub fn sent_words(&self) -> String {
+        let params = self.sent.get("params");
+        let state = match params.and_then(|p| p.get("requestState")) {
+            None => "no requestState".to_owned(),
+            Some(Value::String(text)) if text.len() > 60 => {
+                format!(
+                    "requestState \"{}…\" ({} characters)",
+                    mrtr_sim::text::clip(text.clone(), 48),
+                    text.chars().count()
+                )
+            }
+            Some(other) => format!("requestState {other}"),
+        };
+        let answers: Vec<&String> = params
+            .and_then(|p| p.get("inputResponses"))
+            .and_then(Value::as_object)
+            .map(|a| a.keys().collect())
+            .unwrap_or_default();
+        let answers = if answers.is_empty() {
+            String::new()
+        } else {
+            format!(", answers {}", answers.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", "))
+        };
+        let method = self.sent.get("method").and_then(Value::as_str).unwrap_or("?");
+        let target = params.and_then(|p| p.get("name").or_else(|| p.get("uri"))).and_then(Value::as_str).unwrap_or("");
+        let bearer = self.bearer.map(|b| format!(", {b} token")).unwrap_or_default();
+        let waited = if self.waited_ms >= 1_000 {
+            format!(", {} s after the ticket came", self.waited_ms / 1000)
+        } else {
+            String::new()
+        };
+        format!(
+            "{method} {target} id {}, {state}{answers}{bearer}{waited}",
+            self.sent.get("id").unwrap_or(&Value::Null)
+        )
+    }
 }
 
 /// What an attack under way wants next.
@@ -255,7 +303,8 @@ impl Run {
                 token if second.as_deref() == Some(token) => "second",
                 _ => "first",
             });
-            self.exchanges.push(Exchange { sent: sent.message, bearer, status: reply.status, reply: body });
+            let waited_ms = sent.wait_ms;
+            self.exchanges.push(Exchange { sent: sent.message, bearer, status: reply.status, reply: body, waited_ms });
         }
     }
 

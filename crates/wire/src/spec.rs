@@ -1,10 +1,10 @@
 //! The MRTR page's requirements (basic/patterns/mrtr, server requirements) in its own words,
 //! and how strongly it asks for each ([`Grade`]).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How strongly the specification asks for what an attack tests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Grade {
     /// Worth knowing: what the server did, which the page leaves to it.

@@ -7,6 +7,30 @@ use mrtr_sim::client::Client;
 use mrtr_sim::protocol::Capabilities;
 use serde_json::json;
 
+/// The revision whose multi round-trip requests the probe tests.
+const REVISION: &str = "2026-07-28";
+
+/// What `server/discover` says about the server's revision: `None` when it speaks
+/// 2026-07-28 (or says nothing either way), else why it seems not to, in words.
+pub async fn revision(transport: &mut Transport, token: Option<&str>) -> Option<String> {
+    let mut client = Client::new("", Capabilities::ALL).with_first_id(transport.unused_id());
+    let reply = transport.exchange(&client.request("server/discover", json!({})), token).await;
+    let body = reply.body.as_ref().ok()?;
+    if let Some(versions) = body.pointer("/result/supportedVersions").and_then(|v| v.as_array()) {
+        let named: Vec<String> =
+            versions.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect();
+        return (!named.iter().any(|v| v == REVISION)).then(|| format!("server/discover lists {}", named.join(", ")));
+    }
+    let said = match Outcome::of(&reply) {
+        Outcome::Elsewhere { why, .. } => why,
+        Outcome::Refused { code, message, .. } => format!("{code} {message}"),
+        _ => return None,
+    };
+    let lower = said.to_ascii_lowercase();
+    let legacy = ["session", "initialize", "method not found", "-32601", "protocol version", "unsupported"];
+    legacy.iter().any(|w| lower.contains(w)).then(|| format!("it answers server/discover with {said}"))
+}
+
 /// Asks for `tools/list`, `prompts/list` and `resources/list`. Fails only when the server cannot
 /// be reached at all (the transport's words) or answers nothing that is MCP.
 pub async fn list(transport: &mut Transport, token: Option<&str>) -> Result<Listed, String> {
@@ -19,7 +43,12 @@ pub async fn list(transport: &mut Transport, token: Option<&str>) -> Result<List
                 return Err(format!("the server cannot be reached, or is not MCP: {why}"))
             }
             (Outcome::Elsewhere { why, routing: false }, "tools/list") => {
-                return Err(format!("the server refused tools/list: {why} (a bearer token: --token)"))
+                let hint = match (token, why.contains("HTTP 401")) {
+                    (None, true) => " (it wants a bearer token: pass one with --token)",
+                    (Some(_), true) => " (the token given with --token was refused)",
+                    _ => "",
+                };
+                return Err(format!("the server refused tools/list: {why}{hint}"));
             }
             _ => {}
         }

@@ -13,6 +13,7 @@ pub const SCHEMA: &str = "mrtr-probe-report/1";
 /// The report as JSON: the summary, and each attack with every exchange in full.
 pub fn json(outcome: &Outcome) -> String {
     let results: Vec<Value> = outcome
+        .report
         .rows
         .iter()
         .map(|row| {
@@ -33,8 +34,9 @@ pub fn json(outcome: &Outcome) -> String {
         "target": outcome.target,
         "method": outcome.flow.method,
         "call": outcome.flow.params,
-        "ticketShape": outcome.shape,
-        "summary": {"headline": outcome.summary.headline(), "counts": outcome.summary},
+        "ticketShape": outcome.report.shape,
+        "summary": {"headline": outcome.report.summary.headline(), "counts": outcome.report.summary,
+            "conclusion": outcome.report.conclusion(), "exitCode": outcome.report.exit},
         "results": results,
     });
     serde_json::to_string_pretty(&report).unwrap_or_default()
@@ -83,11 +85,15 @@ pub fn sarif(outcome: &Outcome) -> String {
         })
         .collect();
     let results: Vec<Value> = outcome
+        .report
         .rows
         .iter()
         .filter_map(|row| match &row.verdict {
             Verdict::Finding { grade, answered, .. } => Some(json!({
                 "ruleId": format!("mrtr-probe/{}", row.attack.id()),
+                // The same finding on the same target and call keeps its fingerprint run to run.
+                "partialFingerprints": {"mrtrProbeFinding/v1": fingerprint(&[&outcome.target, &outcome.flow.method,
+                    &outcome.flow.params.to_string(), row.attack.id()])},
                 "level": level(*grade),
                 "message": {"text": format!("{}: {answered}. Fix: {}", row.attack.by.title(), row.attack.fix)},
                 "locations": [{"physicalLocation": {"artifactLocation": {"uri": outcome.target}}}],
@@ -102,10 +108,30 @@ pub fn sarif(outcome: &Outcome) -> String {
         "runs": [{
             "tool": {"driver": {"name": "mrtr probe", "version": env!("CARGO_PKG_VERSION"), "rules": rules}},
             "results": results,
-            "properties": {"summary": outcome.summary.headline()},
+            // A run that could conclude nothing is a failed invocation, not a clean scan.
+            "invocations": [{
+                "executionSuccessful": outcome.report.summary.reason.is_none(),
+                "exitCode": outcome.report.exit,
+                "toolExecutionNotifications": outcome.report.summary.reason.iter().map(|why| json!({
+                    "level": "error", "message": {"text": format!("inconclusive: {why}")}})).collect::<Vec<_>>(),
+            }],
+            "properties": {"summary": outcome.report.summary.headline()},
         }],
     });
     serde_json::to_string_pretty(&log).unwrap_or_default()
+}
+
+/// A stable fingerprint of `parts`: FNV-1a, 64 bits, as hex (no secret goes in, nothing rides
+/// on it but matching one run's finding with the next's).
+fn fingerprint(parts: &[&str]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for byte in part.bytes().chain(std::iter::once(0)) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
 }
 
 fn xml(text: &str) -> String {
@@ -127,10 +153,10 @@ fn xml(text: &str) -> String {
 /// The report as JUnit XML: a testcase per attack; a finding fails it, and a not-tested or
 /// inconclusive attack is skipped with why.
 pub fn junit(outcome: &Outcome) -> String {
-    let count = |kind: &str| outcome.rows.iter().filter(|r| r.verdict.kind() == kind).count();
+    let count = |kind: &str| outcome.report.rows.iter().filter(|r| r.verdict.kind() == kind).count();
     let (failures, skipped) = (count("finding"), count("not-tested") + count("inconclusive"));
     let mut cases = String::new();
-    for row in &outcome.rows {
+    for row in &outcome.report.rows {
         let name = xml(row.attack.id());
         let body = match &row.verdict {
             Verdict::Finding { grade, answered, spec } => format!(
@@ -151,7 +177,7 @@ pub fn junit(outcome: &Outcome) -> String {
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"mrtr probe {}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">\n{cases}  </testsuite>\n</testsuites>",
         xml(&outcome.target),
-        outcome.rows.len()
+        outcome.report.rows.len()
     )
 }
 

@@ -20,7 +20,7 @@ mod text;
 
 use crate::call::transport::{read_cacert, Transport};
 use clap::{Args, ValueEnum};
-use mrtr_probe::{exit, Attack, Exchange, Flow, Grade, Listed, Setup, Shape, Step, Summary, Tokens, Verdict, BATTERY};
+use mrtr_probe::{exit, Attack, Battery, Flow, Grade, Listed, Report, Setup, Step, Tokens, Verdict, BATTERY};
 use std::collections::BTreeSet;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
@@ -123,32 +123,16 @@ fn header(text: &str) -> Result<(String, String), String> {
     Ok((name.to_owned(), value.trim().to_owned()))
 }
 
-/// One attack's result.
-#[derive(Debug, Clone)]
-pub struct Row {
-    /// The attack.
-    pub attack: &'static Attack,
-    /// Its verdict.
-    pub verdict: Verdict,
-    /// What it sent and what came back.
-    pub exchanges: Vec<Exchange>,
-    /// True for a finding the baseline already has.
-    pub known: bool,
-}
-
-/// Everything a report shows.
+/// Everything a report shows: where the server is, the call that starts a flow, and the
+/// battery's report.
 #[derive(Debug)]
 pub struct Outcome {
     /// Where the server is.
     pub target: String,
     /// The call that starts a flow.
     pub flow: Flow,
-    /// The shape of the flow's ticket.
-    pub shape: Option<Shape>,
-    /// The summary.
-    pub summary: Summary,
-    /// One row per attack, the honest flow first.
-    pub rows: Vec<Row>,
+    /// The battery's report.
+    pub report: Report,
 }
 
 fn now_ms() -> u64 {
@@ -201,6 +185,7 @@ async fn probe(transport: &mut Transport, args: &ProbeArgs) -> ExitCode {
         None => BTreeSet::new(),
     };
     let token = args.token.as_deref();
+    let legacy = discover::revision(transport, token).await;
     let listed = match discover::list(transport, token).await {
         Ok(listed) => listed,
         Err(why) => return usage(why),
@@ -217,44 +202,39 @@ async fn probe(transport: &mut Transport, args: &ProbeArgs) -> ExitCode {
     setup.ttl_ms = args.ttl;
     setup.race = args.race;
     setup.targets = listed.targets(&flow);
-    let chosen = BATTERY.iter().filter(|a| {
-        a.is(mrtr_sim::moves::Move::Honest)
-            || ((args.only.is_empty() || args.only.iter().any(|id| id == a.id()))
-                && !args.skip.iter().any(|id| id == a.id()))
-    });
-    let mut rows: Vec<Row> = Vec::new();
-    let mut shape = None;
+    let chosen = |a: &Attack| {
+        (args.only.is_empty() || args.only.iter().any(|id| id == a.id())) && !args.skip.iter().any(|id| id == a.id())
+    };
+    let mut battery = Battery::new(setup.clone(), chosen);
     let quiet = args.format != Format::Text && !std::io::stderr().is_terminal();
-    for attack in chosen {
-        let honest = rows.first().map(|r| &r.verdict);
-        if let Some(verdict) = honest.and_then(Verdict::after_honest) {
-            rows.push(Row { attack, verdict, exchanges: Vec::new(), known: false });
-            continue;
-        }
-        setup.now_ms = now_ms();
-        setup.first_id = transport.unused_id();
-        let (verdict, exchanges, seen) = play(transport, attack, &setup, quiet).await;
-        shape = shape.or(seen);
-        let known = baseline.contains(attack.id()) && matches!(verdict, Verdict::Finding { .. });
-        rows.push(Row { attack, verdict, exchanges, known });
+    while let Some(step) = battery.next_attack(now_ms(), transport.unused_id()) {
+        play(transport, &mut battery, step, quiet).await;
     }
-    if let Some(first) = rows.first_mut() {
-        if first.verdict != Verdict::Completed && transport.replicas() > 1 {
-            if let Some(why) = replicas_alone(args, &setup).await {
-                first.verdict = Verdict::Inconclusive { why };
-            }
+    let honest = battery.rows().first().map(|r| r.verdict.clone());
+    let honest_failed = honest.as_ref().is_some_and(|v| *v != Verdict::Completed);
+    if honest_failed && transport.replicas() > 1 {
+        if let Some(why) = replicas_alone(args, &setup).await {
+            battery.explain_honest(why);
         }
+    }
+    if let (true, Some(legacy)) = (honest_failed, &legacy) {
+        let said = match honest {
+            Some(Verdict::Inconclusive { why } | Verdict::NotTested { why }) => format!(" (the call: {why})"),
+            _ => String::new(),
+        };
+        battery.explain_honest(format!(
+            "the server does not speak {} ({legacy}): multi round-trip requests are that revision's{said}",
+            "2026-07-28"
+        ));
     }
     let fail_on = match args.fail_on {
         FailOn::Must => Grade::Must,
         FailOn::Should => Grade::Should,
         FailOn::Note => Grade::Note,
     };
-    let pairs: Vec<(&Attack, Verdict)> = rows.iter().map(|r| (r.attack, r.verdict.clone())).collect();
-    let known = |a: &Attack| baseline.contains(a.id());
-    let summary = Summary::of(&pairs, known);
-    let code = summary.exit_code(&pairs, fail_on, known);
-    let outcome = Outcome { target, flow, shape, summary, rows };
+    let report = battery.report(fail_on, |a: &Attack| baseline.contains(a.id()));
+    let code = report.exit;
+    let outcome = Outcome { target, flow, report };
     let format = if args.json { Format::Json } else { args.format };
     let printed = match format {
         Format::Text => text::report(&outcome),
@@ -302,28 +282,22 @@ async fn choose_flow(transport: &mut Transport, args: &ProbeArgs, listed: &Liste
     }
 }
 
-/// One attack through `transport`: its verdict, what was sent and answered, and the ticket's
-/// shape. A wait (a ticket's lifetime) is shown as it passes unless `quiet`.
-async fn play(
-    transport: &mut Transport,
-    attack: &Attack,
-    setup: &Setup,
-    quiet: bool,
-) -> (Verdict, Vec<Exchange>, Option<Shape>) {
-    let (mut run, mut step) = attack.start(setup);
+/// Drives the attack the battery started, from `step`, through `transport`, until it ends.
+/// A wait (a ticket's lifetime) is shown as it passes unless `quiet`.
+async fn play(transport: &mut Transport, battery: &mut Battery, mut step: Step, quiet: bool) {
     loop {
         step = match step {
             Step::Send(send) => {
                 wait(send.wait_ms, quiet).await;
                 let reply = transport.exchange(&send.message, send.bearer.as_deref()).await;
-                run.next(reply)
+                battery.next(reply)
             }
             Step::Race(sends) => {
                 let lines: Vec<_> = sends.into_iter().map(|s| (s.message, s.bearer)).collect();
                 let replies = transport.race(&lines).await;
-                run.next_race(replies)
+                battery.next_race(replies)
             }
-            Step::Done(verdict) => return (verdict, run.exchanges().to_vec(), run.shape()),
+            Step::Done(_) => return,
         };
     }
 }
@@ -344,11 +318,14 @@ async fn wait(ms: u64, quiet: bool) {
 /// When the honest flow failed across replicas: does it complete on each alone? Then the
 /// replicas do not share a key or a record.
 async fn replicas_alone(args: &ProbeArgs, setup: &Setup) -> Option<String> {
-    let honest = BATTERY.first()?;
     for url in &args.urls {
         let mut alone = http(args, vec![url.clone()]).ok()?;
-        let (verdict, ..) = play(&mut alone, honest, setup, true).await;
-        if verdict != Verdict::Completed {
+        let mut honest = Battery::new(setup.clone(), |_| false);
+        while let Some(step) = honest.next_attack(now_ms(), alone.unused_id()) {
+            play(&mut alone, &mut honest, step, true).await;
+        }
+        alone.close().await;
+        if honest.rows().first().map(|r| &r.verdict) != Some(&Verdict::Completed) {
             return None;
         }
     }

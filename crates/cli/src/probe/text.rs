@@ -10,11 +10,11 @@ pub fn report(outcome: &Outcome) -> String {
     let mut out = String::new();
     let flow = &outcome.flow;
     let _ = writeln!(out, "mrtr probe: {} — {} {}", outcome.target, flow.method, flow.params);
-    if let Some(shape) = &outcome.shape {
+    if let Some(shape) = &outcome.report.shape {
         let _ = writeln!(out, "ticket: {}", shape.words());
     }
-    let _ = writeln!(out, "summary: {}\n", outcome.summary.headline());
-    for row in &outcome.rows {
+    let _ = writeln!(out, "summary: {}\n", outcome.report.summary.headline());
+    for row in &outcome.report.rows {
         let id = row.attack.id();
         let (mark, line) = match &row.verdict {
             Verdict::Completed => ("✓", "completed: the flow works".to_owned()),
@@ -28,11 +28,12 @@ pub fn report(outcome: &Outcome) -> String {
         };
         let _ = writeln!(out, "  {mark} {id:<16} {line}");
         if let Verdict::Finding { spec, .. } = &row.verdict {
-            let _ = writeln!(out, "      it sent: {}", row.attack.by.what());
+            let sent = row.evidence().map_or_else(|| row.attack.by.what().to_owned(), |e| e.sent_words());
+            let _ = writeln!(out, "      it sent: {sent}");
             let _ = writeln!(out, "      fix:     {}", row.attack.fix);
             let _ = writeln!(out, "      spec:    “{spec}”");
         }
     }
-    let _ = write!(out, "\nsummary: {}", outcome.summary.headline());
+    let _ = write!(out, "\nsummary: {}", outcome.report.summary.headline());
     out
 }
