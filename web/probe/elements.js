@@ -84,21 +84,6 @@ function field(label, name, value, type = "text") {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The JSON-RPC response to request `id` in an event stream: notifications and the server's
- *  own requests are passed over. */
-export function fromEventStream(text, id) {
-  for (const event of text.split(/\r?\n\r?\n/)) {
-    const data = event.split(/\r?\n/).filter((line) => line.startsWith("data:"))
-      .map((line) => line.slice(5).replace(/^ /, "")).join("\n");
-    if (!data) continue;
-    try {
-      const message = JSON.parse(data);
-      if (message && !("method" in message) && ("result" in message || "error" in message) && (message.id === id || message.id == null)) return message;
-    } catch { /* not JSON: passed over */ }
-  }
-  return undefined;
-}
-
 const loopback = (host) => /^(localhost|127\.|\[::1\])/.test(host);
 const privateHost = (host) => loopback(host) || /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host);
 
@@ -136,7 +121,11 @@ async function post(url, send) {
   const text = await response.text();
   const status = response.status;
   if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-    return { status, body: fromEventStream(text, send.message.id) ?? `HTTP ${status}: the event stream ended without the response` };
+    // The response among what the stream carries, read by the one event-stream reader
+    // `mrtr probe` and `mrtr call` use (mrtr-wire).
+    const m = await codec();
+    const found = m.eventStreamResponse(text, send.message.id);
+    return { status, body: found.response ?? `HTTP ${status}: ${found.why}` };
   }
   try {
     return { status, body: JSON.parse(text) };

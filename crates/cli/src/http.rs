@@ -257,11 +257,7 @@ fn check_headers(headers: &HeaderMap, message: &Value) -> Result<(), String> {
     if header_method != method {
         return Err(format!("Mcp-Method header value '{header_method}' does not match body value '{method}'"));
     }
-    let name_member = match method {
-        "tools/call" | "prompts/get" => "name",
-        "resources/read" => "uri",
-        _ => return Ok(()),
-    };
+    let Some(name_member) = mrtr_sim::protocol::target_member(method) else { return Ok(()) };
     let body_name = message.get("params").and_then(|p| p.get(name_member)).and_then(Value::as_str);
     let name = header_text(headers, "mcp-name")?.ok_or("the Mcp-Name header is missing")?;
     if body_name != Some(name.as_str()) {

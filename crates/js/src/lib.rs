@@ -34,7 +34,7 @@ mod server;
 mod types;
 
 pub use fixit::{fix_it, lab_sign};
-pub use probe::{probe_attacks, ProbeBattery};
+pub use probe::{event_stream_response, probe_attacks, ProbeBattery};
 pub use server::LabServer;
 
 use mrtr_ticket::{Codec, Expect, Opened, ReplayRecord, UsedNonces};

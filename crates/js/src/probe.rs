@@ -76,6 +76,22 @@ struct Lists {
     resources: Option<Value>,
 }
 
+/// The response to request `id` among what an event stream carries (notifications and the
+/// server's own requests passed over): `{response}` or `{why}`. The one reader of event streams
+/// `mrtr probe` and `mrtr call` use.
+#[wasm_bindgen(js_name = eventStreamResponse, unchecked_return_type = "{ response: Record<string, unknown> } | { why: string }")]
+pub fn event_stream_response(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | number | null")] id: JsValue,
+) -> Result<JsValue, JsError> {
+    let text = options::text(&text, "text")?;
+    let id: Value = serde_wasm_bindgen::from_value(id).map_err(|e| JsError::new(&format!("mrtr: `id`: {e}")))?;
+    options::to_js(&match mrtr_wire::sse::response(&text, &id) {
+        Ok(response) => json!({"response": response}),
+        Err(why) => json!({"why": why}),
+    })
+}
+
 /// The three lists' requests, to send before a probe run and give back as `lists`:
 /// `[{method, send: {message, headers, …}}]`.
 #[wasm_bindgen(js_name = probeListRequests)]

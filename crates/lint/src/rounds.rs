@@ -16,8 +16,6 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
-/// The methods that may answer `input_required` (the MRTR page's "Supported requests").
-pub const ASKING_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
 /// What a retry adds to the request it repeats.
 const ROUND_ONLY: [&str; 3] = ["requestState", "inputResponses", "_meta"];
 
@@ -285,7 +283,8 @@ impl Grouper<'_> {
                 op
             }
             None => {
-                let target = params.get("name").or_else(|| params.get("uri")).and_then(Value::as_str);
+                let member = mrtr_sim::protocol::target_member(json["method"].as_str().unwrap_or_default());
+                let target = member.and_then(|m| params.get(m)).and_then(Value::as_str);
                 self.grouped.operations.push(Operation {
                     method: json["method"].as_str().unwrap_or_default().to_owned(),
                     target: target.map(str::to_owned),

@@ -2,7 +2,7 @@
 //! retry's id, its ticket, its answers) and the server's (where it asks, what it hands out).
 
 use crate::read::Message;
-use crate::rounds::{End, Grouped, Joined, ASKING_METHODS};
+use crate::rounds::{End, Grouped, Joined};
 use mrtr_wire::spec::{EXPIRY, PRINCIPAL, SINGLE_USE};
 /// How much a finding matters, as the probe grades what got through: the keyword of the
 /// sentence it breaks (MUST, SHOULD), or a note.
@@ -167,7 +167,7 @@ pub fn findings(messages: &[Message], grouped: &Grouped, max_rounds: usize) -> V
             // The server's side: what it answered.
             let (Some(response), End::Asked { ticket, odd_state, .. }) = (round.response, &round.end) else { continue };
             let at = line(response);
-            if !ASKING_METHODS.contains(&op.method.as_str()) {
+            if mrtr_sim::protocol::target_member(&op.method).is_none() {
                 let says = format!("{} answers input_required", op.method);
                 add(Grade::Must, "asks-on-wrong-method", "server", at, says, ONLY_THREE);
             }

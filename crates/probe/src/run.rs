@@ -90,7 +90,8 @@ impl Exchange {
             format!(", answers {}", answers.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", "))
         };
         let method = self.sent.get("method").and_then(Value::as_str).unwrap_or("?");
-        let target = params.and_then(|p| p.get("name").or_else(|| p.get("uri"))).and_then(Value::as_str).unwrap_or("");
+        let member = mrtr_sim::protocol::target_member(method);
+        let target = member.and_then(|m| params?.get(m)).and_then(Value::as_str).unwrap_or("");
         let bearer = self.bearer.map(|b| format!(", {b} token")).unwrap_or_default();
         let waited = if self.waited_ms >= 1_000 {
             format!(", {} s after the ticket came", self.waited_ms / 1000)
@@ -425,8 +426,9 @@ impl Run {
             }
             Control::SecondToken => {}
             Control::Target => {
-                let name = sent.message.pointer("/params/name").or(sent.message.pointer("/params/uri"));
                 let method = sent.message.get("method").and_then(Value::as_str).unwrap_or_default();
+                let member = mrtr_sim::protocol::target_member(method);
+                let name = member.and_then(|m| sent.message.get("params")?.get(m));
                 let target = format!("{method} {}", name.map(Value::to_string).unwrap_or_default());
                 match (shows_asked, outcome) {
                     (Some(asked), _) => {

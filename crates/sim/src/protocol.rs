@@ -138,6 +138,27 @@ impl Envelope {
 const BASE64_OPEN: &str = "=?base64?";
 const BASE64_CLOSE: &str = "?=";
 
+/// The methods that may answer `input_required` (the MRTR page's "Supported requests"), each
+/// with the member of its params that names its target.
+pub const MAY_ASK: [(&str, &str); 3] = [("tools/call", "name"), ("prompts/get", "name"), ("resources/read", "uri")];
+
+/// The member of `method`'s params that names its target (`name`, `uri`), for a method that
+/// may ask ([`MAY_ASK`]); `None` for any other.
+///
+/// ```
+/// use mrtr_sim::protocol::{target_member, MAY_ASK};
+/// assert!(MAY_ASK.iter().all(|(method, member)| target_member(method) == Some(*member)));
+/// assert_eq!(target_member("tools/list"), None);
+/// ```
+pub fn target_member(method: &str) -> Option<&'static str> {
+    // A match, not a search of MAY_ASK: the lab's wasm is counted in bytes.
+    match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        _ => None,
+    }
+}
+
 /// The headers a client sets on a Streamable HTTP POST carrying `message`: the content type,
 /// what it accepts, and the request metadata (`MCP-Protocol-Version`, `Mcp-Method`, and
 /// `Mcp-Name` for `tools/call`, `prompts/get` and `resources/read`). The bearer token is the
@@ -157,11 +178,7 @@ pub fn http_headers(message: &Value) -> Vec<(&'static str, String)> {
         ("mcp-protocol-version", version.unwrap_or(PROTOCOL_VERSION).to_owned()),
         ("mcp-method", header_value(method)),
     ];
-    let name = match method {
-        "tools/call" | "prompts/get" => message.pointer("/params/name"),
-        "resources/read" => message.pointer("/params/uri"),
-        _ => None,
-    };
+    let name = target_member(method).and_then(|member| message.get("params")?.get(member));
     if let Some(name) = name.and_then(Value::as_str) {
         headers.push(("mcp-name", header_value(name)));
     }

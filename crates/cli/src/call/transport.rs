@@ -273,7 +273,7 @@ impl Piped {
                     self.early.insert(other, message);
                 }
                 _ => {
-                    if let Some(response) = response_to(message, id) {
+                    if let Some(response) = mrtr_wire::sse::response_to(message, id) {
                         return Ok(response);
                     }
                 }
@@ -284,35 +284,7 @@ impl Piped {
 
 /// The id `message` answers, as its JSON text, when it is a response with an id.
 fn answered(message: &Value) -> Option<String> {
-    message.get("id").filter(|id| is_response(message) && !id.is_null()).map(Value::to_string)
-}
-
-/// A result or an error, not a request or a notification.
-fn is_response(message: &Value) -> bool {
-    message.get("method").is_none() && (message.get("result").is_some() || message.get("error").is_some())
-}
-
-/// `message` if it is the response to the request `id` (or an error that names no id, which
-/// answers a request the server could not read), `None` for anything else the server sends
-/// meanwhile: notifications, requests of its own, responses to other requests.
-fn response_to(message: Value, id: &Value) -> Option<Value> {
-    let ours = match message.get("id") {
-        Some(Value::Null) | None => message.get("error").is_some(),
-        Some(other) => other == id,
-    };
-    (is_response(&message) && ours || !message.is_object()).then_some(message)
-}
-
-/// The response to `id` in a `text/event-stream` body: the first event whose data is the
-/// response taken, everything else (notifications, requests) passed over.
-fn from_event_stream(body: &str, id: &Value) -> Result<Value, String> {
-    let events = mrtr_wire::sse::events(body);
-    let count = events.len();
-    events
-        .into_iter()
-        .filter_map(|event| serde_json::from_str::<Value>(&event.data).ok())
-        .find_map(|message| response_to(message, id))
-        .ok_or_else(|| format!("the event stream ended after {count} events without the response"))
+    message.get("id").filter(|id| mrtr_wire::sse::is_response(message) && !id.is_null()).map(Value::to_string)
 }
 
 /// The words for a request that got no HTTP answer: the OS's reason where there is one.
@@ -367,7 +339,7 @@ async fn post(
         Err(e) => return Reply::http(status.as_u16(), Err(format!("{url}: HTTP {status}, the body broke off: {e}"))),
     };
     let parsed = if kind.starts_with("text/event-stream") {
-        from_event_stream(&body, &message["id"]).map_err(|why| format!("{url}: HTTP {status}: {why}"))
+        mrtr_wire::sse::response(&body, &message["id"]).map_err(|why| format!("{url}: HTTP {status}: {why}"))
     } else {
         serde_json::from_str(&body).map_err(|_| {
             let shown = mrtr_sim::text::clip(body.trim().lines().next().unwrap_or_default().to_owned(), 120);
@@ -395,15 +367,6 @@ fn with_challenge(mut body: Value, challenge: &str) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn an_event_stream_answer_is_read_past_notifications_and_requests() {
-        let body = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n\
-                    data: {\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}\n\n\
-                    data: {\"jsonrpc\":\"2.0\",\r\ndata: \"id\":3,\"result\":{}}\r\n\r\n";
-        assert_eq!(from_event_stream(body, &json!(3)), Ok(json!({"jsonrpc": "2.0", "id": 3, "result": {}})));
-        assert!(from_event_stream(": keep-alive\n\n", &json!(3)).is_err());
-    }
 
     /// A stdio server that reads `count` requests, then answers them last first, with a
     /// notification and a response to an id nobody sent among the answers.
@@ -450,15 +413,5 @@ mod tests {
         assert_eq!(past(&json!({"id": "a"}), 3), 3);
         assert_eq!(past(&json!({"id": i64::MAX}), 0), i64::MAX);
         assert_eq!(past(&json!({"method": "notifications/initialized"}), 2), 2);
-    }
-
-    #[test]
-    fn only_the_response_to_the_request_is_taken() {
-        let id = json!(4);
-        assert!(response_to(json!({"jsonrpc": "2.0", "method": "notifications/progress"}), &id).is_none());
-        assert!(response_to(json!({"jsonrpc": "2.0", "id": 4, "method": "elicitation/create"}), &id).is_none());
-        assert!(response_to(json!({"jsonrpc": "2.0", "id": 5, "result": {}}), &id).is_none());
-        assert!(response_to(json!({"jsonrpc": "2.0", "id": 4, "result": {}}), &id).is_some());
-        assert!(response_to(json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700}}), &id).is_some());
     }
 }

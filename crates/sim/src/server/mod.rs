@@ -16,8 +16,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use serde_json::Value;
 
-/// The methods that may answer `input_required`.
-pub const MRTR_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
 /// The longest request line the server reads.
 pub const MAX_LINE: usize = 4 << 20;
 /// The server's name and version, in every result's `_meta`.
@@ -292,7 +290,7 @@ impl Server {
                 return Handled::reply(jsonrpc::error(id, UNSUPPORTED_VERSION, &message, Some(data)));
             }
         }
-        if !MRTR_METHODS.contains(&method)
+        if crate::protocol::target_member(method).is_none()
             && (params.get("inputResponses").is_some() || params.get("requestState").is_some())
         {
             let message = format!(
