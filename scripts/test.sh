@@ -75,5 +75,7 @@ step node tests/e2e/run.mjs
 step node scripts/bench.mjs
 step node scripts/budget.mjs
 step bash scripts/bench-server.sh
+# mrtr lint (release) on a 50 MB capture and a round of 200,000 keys: figures, not asserts.
+step python3 scripts/bench-lint.py "$ROOT/target/release/mrtr"
 
 echo "[test] all steps passed in $((SECONDS - START))s" >&2

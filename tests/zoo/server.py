@@ -3,7 +3,8 @@ auth, rounds and transport follow from its dimensions (tests/zoo/dimensions.py),
 of every probe verdict on it is known by construction.
 
     python3 tests/zoo/server.py --http             serves every case at /z/<DIMS>/mcp, where
-                                                   DIMS is the case's dimensions as base64url JSON
+                                                   DIMS is the case's dimensions as base64url JSON,
+                                                   and a 2025-11-25 server at /legacy/mcp
     python3 tests/zoo/server.py --stdio DIMS       serves one case over stdio
 
 Two tools, deploy and rollback ({env}), and a prompt, review ({env}), each asking ROUNDS
@@ -326,6 +327,13 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def legacy(self, raw):
+        try:
+            status, body = legacy_reply(json.loads(raw))
+        except (ValueError, AttributeError):
+            status, body = 400, {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}
+        self.reply(status, body)
+
     def reply(self, status, body, sse=None):
         data = json.dumps(body)
         if sse:
@@ -345,6 +353,8 @@ class Handler(BaseHTTPRequestHandler):
         match = re.fullmatch(r"/z/([A-Za-z0-9_-]+)/mcp", self.path)
         length = int(self.headers.get("content-length") or 0)
         raw = self.rfile.read(length)
+        if self.path == "/legacy/mcp":
+            return self.legacy(raw)
         if not match:
             return self.reply(404, {"error": "no such case"})
         with LOCK:
@@ -361,6 +371,17 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             return self.reply(400, {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
         self.reply(200, case.handle(message, who), sse=d["answer"] if d["answer"] != "json" else None)
+
+
+def legacy_reply(message):
+    """A 2025-11-25 server: it lists other revisions, and a call without a session is refused."""
+    ident, method = message.get("id"), message.get("method")
+    if method == "server/discover":
+        return 200, {"jsonrpc": "2.0", "id": ident, "result": {"supportedVersions": ["2025-06-18", "2025-11-25"]}}
+    if method == "tools/list":
+        schema = {"type": "object", "properties": {"env": {"type": "string"}}, "required": ["env"]}
+        return 200, {"jsonrpc": "2.0", "id": ident, "result": {"tools": [{"name": "deploy", "inputSchema": schema}]}}
+    return 400, {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": "Bad Request: No valid session ID provided"}}
 
 
 def serve_stdio(dims):

@@ -304,6 +304,18 @@ fn sarif_and_junit_reports_name_each_finding() {
     let ids: Vec<&str> = results.iter().filter_map(|r| r["ruleId"].as_str()).collect();
     assert_eq!(ids, ["mrtr-probe/tamper-byte", "mrtr-probe/edit-payload", "mrtr-probe/resign", "mrtr-probe/re-encode"]);
     assert_eq!(results[0]["level"], "error");
+    let print = results[0]["partialFingerprints"]["mrtrProbeFinding/v1"].as_str().unwrap_or_default();
+    assert_eq!(print.len(), 16, "a stable fingerprint per finding");
+    assert_eq!(sarif["runs"][0]["invocations"][0]["executionSuccessful"], true);
+    // A run that concluded nothing is a failed invocation, with why: never a clean scan.
+    let only_wait: Vec<String> = args("sarif").into_iter().chain(["--only".into(), "too-late".into()]).collect();
+    let (code, nothing, _) = mrtr_probe(&only_wait.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 2);
+    let nothing: Value = serde_json::from_str(&nothing).expect("SARIF is JSON");
+    let invocation = &nothing["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    let why = invocation["toolExecutionNotifications"][0]["message"]["text"].as_str().unwrap_or_default();
+    assert!(why.starts_with("inconclusive: "), "{why}");
     assert_eq!(results[3]["level"], "note");
     let (_, junit, _) = mrtr_probe(&args("junit").iter().map(String::as_str).collect::<Vec<_>>());
     assert!(junit.starts_with("<?xml") && junit.contains("failures=\"4\""), "{junit}");

@@ -44,6 +44,15 @@ const ONE_OF_TWO: &str =
 const OPAQUE_STRING: &str = "`requestState` (optional): An opaque string meaningful only to the server.";
 const ROUNDS: &str = "Servers MAY choose to return an `InputRequiredResult` on multiple attempts at the same request if they want to repeatedly prompt the user for information until they have what they need to complete the request.";
 
+/// At most the first ten keys, then how many more: a finding stays a line however many.
+fn listed(keys: &[&str]) -> String {
+    const SHOWN: usize = 10;
+    match keys.len().checked_sub(SHOWN) {
+        Some(more) if more > 0 => format!("{} (and {more} more)", keys[..SHOWN].join(", ")),
+        _ => keys.join(", "),
+    }
+}
+
 /// Every finding in `grouped`, in the order of the transcript's lines. More than `max_rounds`
 /// rounds in one operation is a note.
 pub fn findings(messages: &[Message], grouped: &Grouped, max_rounds: usize) -> Vec<Finding> {
@@ -137,13 +146,13 @@ pub fn findings(messages: &[Message], grouped: &Grouped, max_rounds: usize) -> V
                     let missing: Vec<&str> =
                         asked.iter().map(String::as_str).filter(|k| !answered.contains(k)).collect();
                     if !missing.is_empty() {
-                        let says = format!("the retry answers no {}, which the server asked for", missing.join(", "));
+                        let says = format!("the retry answers no {}, which the server asked for", listed(&missing));
                         add(Grade::Must, "answer-missing", "client", at, says, CONSTRUCT);
                     }
                     let extra: Vec<&str> =
                         round.answered.iter().map(String::as_str).filter(|k| !asked_set.contains(k)).collect();
                     if !extra.is_empty() {
-                        let says = format!("the retry answers {}, which the server did not ask for", extra.join(", "));
+                        let says = format!("the retry answers {}, which the server did not ask for", listed(&extra));
                         add(Grade::Note, "answer-not-asked", "client", at, says, NOT_ASKED);
                     }
                 }
