@@ -33,7 +33,7 @@ impl Serialize for Shape {
 }
 
 impl Shape {
-    /// Its layers, e.g. `v1.base64url(JSON).tag`, `base64(JSON with a tag in "sig")`, `opaque`.
+    /// Its layers, e.g. `v1.base64(JSON).tag`, `base64(JSON with a tag in "sig")`, `opaque`.
     pub fn id(&self) -> &str {
         &self.layers
     }
