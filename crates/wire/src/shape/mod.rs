@@ -132,15 +132,12 @@ impl Ticket {
         let Some((value, tag)) = self.node.json() else {
             return self.opaque_flip().into_iter().collect();
         };
-        let mut paths = Vec::new();
-        string_paths(value, tag, &mut String::new(), &mut paths);
+        let mut paths = string_paths(value, tag);
         paths.sort_by_key(|(_, len)| std::cmp::Reverse(*len));
         let mut edits = Vec::new();
         if paths.is_empty() {
             // No string to change: a number's last digit (not a time's), one character still.
-            let mut numbers = Vec::new();
-            number_paths(value, tag, &mut String::new(), &mut numbers);
-            return numbers
+            return number_paths(value, tag)
                 .iter()
                 .take(MOST_EDITS)
                 .flat_map(|path| {
@@ -333,63 +330,70 @@ fn find_json_mut(node: &mut Node) -> Option<&mut Node> {
     }
 }
 
-/// JSON pointers to the string leaves worth a byte edit, with their lengths: not the tag
-/// member, not a date.
-fn string_paths(value: &Value, tag: Option<&str>, at: &mut String, out: &mut Vec<(String, usize)>) {
-    match value {
-        Value::String(text) if text.chars().count() >= SHORTEST_EDITED && !time::is_iso8601(text) => {
-            out.push((at.clone(), text.len()));
-        }
-        Value::Object(members) => {
-            for (name, member) in members {
-                if at.is_empty() && Some(name.as_str()) == tag {
-                    continue;
-                }
-                let len = at.len();
-                at.push('/');
-                at.push_str(&name.replace('~', "~0").replace('/', "~1"));
-                string_paths(member, None, at, out);
-                at.truncate(len);
-            }
-        }
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                let len = at.len();
-                at.push_str(&format!("/{i}"));
-                string_paths(item, None, at, out);
-                at.truncate(len);
-            }
-        }
-        _ => {}
+/// JSON pointers to the leaves of `value` that `keep` says yes to, with the leaves: not under
+/// the top-level `tag` member, nor under a member whose name `skip` says yes to.
+fn leaf_paths<'a>(
+    value: &'a Value,
+    tag: Option<&str>,
+    skip: fn(&str) -> bool,
+    keep: fn(&Value) -> bool,
+) -> Vec<(String, &'a Value)> {
+    /// Which members to pass over, and which leaves to keep.
+    #[derive(Clone, Copy)]
+    struct Rules {
+        skip: fn(&str) -> bool,
+        keep: fn(&Value) -> bool,
     }
+    fn walk<'a>(
+        value: &'a Value,
+        top: Option<&str>,
+        at: &mut String,
+        rules: Rules,
+        out: &mut Vec<(String, &'a Value)>,
+    ) {
+        let len = at.len();
+        match value {
+            Value::Object(members) => {
+                for (name, member) in
+                    members.iter().filter(|(name, _)| Some(name.as_str()) != top && !(rules.skip)(name))
+                {
+                    at.push('/');
+                    at.push_str(&name.replace('~', "~0").replace('/', "~1"));
+                    walk(member, None, at, rules, out);
+                    at.truncate(len);
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    at.push_str(&format!("/{i}"));
+                    walk(item, None, at, rules, out);
+                    at.truncate(len);
+                }
+            }
+            leaf if (rules.keep)(leaf) => out.push((at.clone(), leaf)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(value, tag, &mut String::new(), Rules { skip, keep }, &mut out);
+    out
+}
+
+/// JSON pointers to the string leaves worth a byte edit, with their lengths: not the tag
+/// member, not a date, not a flag or a unit (shorter than [`SHORTEST_EDITED`]).
+fn string_paths(value: &Value, tag: Option<&str>) -> Vec<(String, usize)> {
+    let worth = |v: &Value| v.as_str().is_some_and(|t| t.chars().count() >= SHORTEST_EDITED && !time::is_iso8601(t));
+    leaf_paths(value, tag, |_| false, worth)
+        .into_iter()
+        .map(|(path, leaf)| (path, leaf.as_str().map_or(0, str::len)))
+        .collect()
 }
 
 /// JSON pointers to the integers that are not times, not under the tag member.
-fn number_paths(value: &Value, tag: Option<&str>, at: &mut String, out: &mut Vec<String>) {
-    match value {
-        Value::Number(n) if n.is_i64() && time::millis(value).is_none() => out.push(at.clone()),
-        Value::Object(members) => {
-            for (name, member) in members {
-                if (at.is_empty() && Some(name.as_str()) == tag) || time::field_named(name).is_some() {
-                    continue;
-                }
-                let len = at.len();
-                at.push('/');
-                at.push_str(&name.replace('~', "~0").replace('/', "~1"));
-                number_paths(member, None, at, out);
-                at.truncate(len);
-            }
-        }
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                let len = at.len();
-                at.push_str(&format!("/{i}"));
-                number_paths(item, None, at, out);
-                at.truncate(len);
-            }
-        }
-        _ => {}
-    }
+fn number_paths(value: &Value, tag: Option<&str>) -> Vec<String> {
+    let named_a_time = |name: &str| time::field_named(name).is_some();
+    let integer = |v: &Value| v.is_i64() && time::millis(v).is_none();
+    leaf_paths(value, tag, named_a_time, integer).into_iter().map(|(path, _)| path).collect()
 }
 
 /// The character of its kind that replaces `c`: a digit for a digit, a letter of the same case
@@ -529,8 +533,7 @@ fn tempting_value(value: &mut Value, variant: u32) {
 /// Replaces strings of 8 characters or more that are not dates (nonces, ids) by others of the
 /// same length and kinds: the longest one only, or every one.
 fn replace_nonces(value: &mut Value, tag: Option<&str>, only_longest: bool) {
-    let mut paths = Vec::new();
-    string_paths(value, tag, &mut String::new(), &mut paths);
+    let mut paths = string_paths(value, tag);
     paths.retain(|(_, len)| *len >= 8);
     paths.sort_by_key(|(_, len)| std::cmp::Reverse(*len));
     if only_longest {
