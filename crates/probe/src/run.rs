@@ -722,19 +722,6 @@ impl Run {
             }
         };
         self.client = client;
-        let edits = matches!(
-            by,
-            Move::TamperByte
-                | Move::TamperTag
-                | Move::DropTag
-                | Move::SpliceTag
-                | Move::EditPayload
-                | Move::ResignOtherKey
-        );
-        let state_of = |l: &Send| l.message.pointer("/params/requestState").and_then(Value::as_str) == Some(&own);
-        if edits && lines.iter().any(state_of) {
-            return Err(unfit("no edit of this kind that changes its bytes"));
-        }
         self.queue = lines.into();
         Ok(None)
     }
