@@ -301,7 +301,7 @@ fn read_text(text: &str, depth: usize) -> Option<Node> {
 /// Base64 of a readable layer; in a dotted ticket's segment (`segment`), a JSON number or
 /// string too, which random bytes almost never are.
 fn read_base64(text: &str, depth: usize, segment: bool) -> Option<Node> {
-    let spelling = Spelling::of(text).or_else(|| segment.then(|| Spelling::short(text)).flatten())?;
+    let spelling = if segment { Spelling::of_at_least(text, 2) } else { Spelling::of(text) }?;
     let bytes = Spelling::decode(text)?;
     let scalar = segment.then(|| std::str::from_utf8(&bytes).ok().and_then(|t| read_json(t, true))).flatten();
     let inner = match scalar {

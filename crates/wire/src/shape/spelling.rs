@@ -25,9 +25,15 @@ const SHORTEST: usize = 8;
 impl Spelling {
     /// The spelling of `text`, if the whole of it is base64 in some alphabet.
     pub fn of(text: &str) -> Option<Spelling> {
+        Spelling::of_at_least(text, SHORTEST)
+    }
+
+    /// The same, for a text of `shortest` characters or more (a dotted ticket's segment, whose
+    /// place says it is base64, may be as short as 2).
+    pub fn of_at_least(text: &str, shortest: usize) -> Option<Spelling> {
         let body = text.trim_end_matches('=');
         let pads = text.len() - body.len();
-        if body.len() < SHORTEST || pads > 2 {
+        if body.len() < shortest || pads > 2 {
             return None;
         }
         let mut url = None;
@@ -52,24 +58,6 @@ impl Spelling {
             None
         };
         Some(Spelling { url, padded })
-    }
-
-    /// The spelling of a base64 text shorter than [`Spelling::of`] reads (a dotted ticket's
-    /// short payload), where it is base64 at all.
-    pub fn short(text: &str) -> Option<Spelling> {
-        let padded = format!("{text}{}", "A".repeat(SHORTEST));
-        Spelling::of(&padded).filter(|_| !text.is_empty() && text.trim_end_matches('=').len() % 4 != 1).map(|s| {
-            Spelling {
-                padded: if text.ends_with('=') {
-                    Some(true)
-                } else if !text.len().is_multiple_of(4) {
-                    Some(false)
-                } else {
-                    None
-                },
-                ..s
-            }
-        })
     }
 
     /// The bytes `text` spells.
