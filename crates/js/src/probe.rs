@@ -160,10 +160,8 @@ impl ProbeBattery {
     #[wasm_bindgen(constructor)]
     pub fn new(#[wasm_bindgen(unchecked_param_type = "ProbeSetup")] setup: JsValue) -> Result<ProbeBattery, JsError> {
         let options: SetupOptions = options::parse(setup)?;
-        let known: Vec<&str> = BATTERY.iter().map(|a| a.id()).collect();
-        if let Some(unknown) = options.only.iter().chain(&options.skip).find(|id| !known.contains(&id.as_str())) {
-            return Err(JsError::new(&format!("mrtr: no attack '{unknown}': the attacks are {}", known.join(", "))));
-        }
+        let selection =
+            Battery::chosen(&options.only, &options.skip).map_err(|why| JsError::new(&format!("mrtr: {why}")))?;
         let flow = Flow::parse(&options.call).map_err(|e| JsError::new(&format!("mrtr: the call: {e}")))?;
         let mut setup = Setup::new(flow, Tokens { first: options.token, second: options.second_token });
         setup.wait_expiry = options.wait_expiry;
@@ -178,10 +176,7 @@ impl ProbeBattery {
             method: options.other_method.or(chosen.method),
             arguments: options.other_arguments.or(chosen.arguments),
         };
-        let (only, skip) = (options.only, options.skip);
-        let battery = Battery::new(setup, move |a| {
-            (only.is_empty() || only.iter().any(|id| id == a.id())) && !skip.iter().any(|id| id == a.id())
-        });
+        let battery = Battery::new(setup, selection);
         Ok(ProbeBattery { battery: Some(battery), fail_on: options.fail_on.unwrap_or(Grade::Must) })
     }
 

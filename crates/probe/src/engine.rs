@@ -113,6 +113,20 @@ pub struct Battery {
 }
 
 impl Battery {
+    /// What `--only` and `--skip` (or the page's `only`, `skip`) choose: the attacks named in
+    /// `only` (all when it is empty) but those in `skip`; an id the battery does not have is
+    /// refused, naming the ids it has.
+    pub fn chosen(only: &[String], skip: &[String]) -> Result<impl Fn(&Attack) -> bool + 'static, String> {
+        if let Some(unknown) = only.iter().chain(skip).find(|id| Attack::named(id).is_none()) {
+            let ids: Vec<&str> = BATTERY.iter().map(|a| a.id()).collect();
+            return Err(format!("no attack '{unknown}': the attacks are {}", ids.join(", ")));
+        }
+        let (only, skip) = (only.to_vec(), skip.to_vec());
+        Ok(move |a: &Attack| {
+            (only.is_empty() || only.iter().any(|id| id == a.id())) && !skip.iter().any(|id| id == a.id())
+        })
+    }
+
     /// The honest flow and every attack `chosen` says yes to, in the battery's order.
     pub fn new(setup: Setup, chosen: impl Fn(&Attack) -> bool) -> Battery {
         let queue = BATTERY.iter().filter(|a| a.is(Move::Honest) || chosen(a)).collect();
@@ -136,16 +150,8 @@ impl Battery {
             self.setup.now_ms = now_ms;
             self.setup.first_id = first_id;
             let (run, step) = attack.start(&self.setup);
-            return match step {
-                Step::Done(verdict) => {
-                    self.push(attack, verdict, run.exchanges().to_vec());
-                    Some(Step::Done(self.rows.last().map(|r| r.verdict.clone()).unwrap_or(Verdict::Completed)))
-                }
-                step => {
-                    self.current = Some((attack, run));
-                    Some(step)
-                }
-            };
+            self.current = Some((attack, run));
+            return Some(self.settle(step));
         }
         None
     }
@@ -237,18 +243,12 @@ impl Battery {
         fail_on: Grade,
         known: impl Fn(&Attack) -> bool,
     ) -> Report {
-        let mut next_id = 0;
-        while let Some(mut step) = self.next_attack(now(), next_id) {
+        // In process, a late answer cannot be taken for another attack's: ids may start at 0.
+        while let Some(mut step) = self.next_attack(now(), 0) {
             loop {
                 step = match step {
-                    Step::Send(line) => {
-                        next_id = next_id.max(line.message["id"].as_i64().unwrap_or(0) + 1);
-                        self.next(send(&line))
-                    }
+                    Step::Send(line) => self.next(send(&line)),
                     Step::Race(lines) => {
-                        for line in &lines {
-                            next_id = next_id.max(line.message["id"].as_i64().unwrap_or(0) + 1);
-                        }
                         let replies = lines.iter().map(&mut send).collect();
                         self.next_race(replies)
                     }

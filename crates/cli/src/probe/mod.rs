@@ -20,7 +20,7 @@ mod text;
 
 use crate::call::transport::{read_cacert, Transport};
 use clap::{Args, ValueEnum};
-use mrtr_probe::{exit, Attack, Battery, Flow, Grade, Listed, Report, Setup, Step, Tokens, Verdict, BATTERY};
+use mrtr_probe::{exit, Attack, Battery, Flow, Grade, Listed, Report, Setup, Step, Tokens, Verdict};
 use std::collections::BTreeSet;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
@@ -170,13 +170,10 @@ pub async fn run(args: ProbeArgs) -> Result<ExitCode, String> {
 }
 
 async fn probe(transport: &mut Transport, args: &ProbeArgs) -> ExitCode {
-    let known_ids = BATTERY.iter().map(|a| a.id()).collect::<BTreeSet<_>>();
-    if let Some(unknown) = args.only.iter().chain(&args.skip).find(|id| !known_ids.contains(id.as_str())) {
-        return usage(format!(
-            "no attack '{unknown}': the attacks are {}",
-            known_ids.into_iter().collect::<Vec<_>>().join(", ")
-        ));
-    }
+    let chosen = match Battery::chosen(&args.only, &args.skip) {
+        Ok(chosen) => chosen,
+        Err(why) => return usage(why),
+    };
     let baseline = match &args.baseline {
         Some(path) => match formats::baseline(path) {
             Ok(ids) => ids,
@@ -202,9 +199,6 @@ async fn probe(transport: &mut Transport, args: &ProbeArgs) -> ExitCode {
     setup.ttl_ms = args.ttl;
     setup.race = args.race;
     setup.targets = listed.targets(&flow);
-    let chosen = |a: &Attack| {
-        (args.only.is_empty() || args.only.iter().any(|id| id == a.id())) && !args.skip.iter().any(|id| id == a.id())
-    };
     let mut battery = Battery::new(setup.clone(), chosen);
     let quiet = args.format != Format::Text && !std::io::stderr().is_terminal();
     while let Some(step) = battery.next_attack(now_ms(), transport.unused_id()) {
