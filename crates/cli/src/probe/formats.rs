@@ -121,17 +121,14 @@ pub fn sarif(outcome: &Outcome) -> String {
     serde_json::to_string_pretty(&log).unwrap_or_default()
 }
 
-/// A stable fingerprint of `parts`: FNV-1a, 64 bits, as hex (no secret goes in, nothing rides
-/// on it but matching one run's finding with the next's).
+/// A stable fingerprint of `parts`: the first 16 characters of the codec's request digest
+/// (SHA-256 of canonical JSON) over them. Nothing rides on it but matching one run's finding
+/// with the next's.
 fn fingerprint(parts: &[&str]) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for byte in part.bytes().chain(std::iter::once(0)) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
+    match mrtr_ticket::RequestDigest::of("mrtr-probe/finding", &json!({ "parts": parts })) {
+        Ok(digest) => digest.as_str().chars().take(16).collect(),
+        Err(_) => String::new(),
     }
-    format!("{hash:016x}")
 }
 
 fn xml(text: &str) -> String {
