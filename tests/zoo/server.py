@@ -29,6 +29,9 @@ KEY = b"the zoo's key: 32 bytes or more, never sent"
 TTL_S = 2.0
 TOKENS = {"bob-token": "bob", "alice-token": "alice"}
 LOCK = threading.Lock()
+# The expiry's field name and unit for each value of the `time` dimension.
+TIME_FIELDS = {"exp-s": ("exp", "s"), "exp-ms": ("exp", "ms"), "expiresAt-iso": ("expiresAt", "iso"),
+               "deadline-ms": ("deadline", "ms"), "validUntil-s": ("validUntil", "s")}
 # Encodings of a JSON body: as text, or base64 in each alphabet, padded or not.
 JSON_ENCODINGS = ("json", "b64json", "b64url", "b64url-pad", "b64std-nopad")
 
@@ -87,10 +90,7 @@ class Case:
         return hmac.compare_digest(tag.encode(), want.encode())
 
     def time_field(self, claims, expires):
-        name, unit = {
-            "exp-s": ("exp", "s"), "exp-ms": ("exp", "ms"), "expiresAt-iso": ("expiresAt", "iso"),
-            "deadline-ms": ("deadline", "ms"), "validUntil-s": ("validUntil", "s"),
-        }[self.d["time"]]
+        name, unit = TIME_FIELDS[self.d["time"]]
         if unit == "s":
             claims[name] = int(expires)
         elif unit == "ms":
@@ -100,10 +100,7 @@ class Case:
         return name, unit
 
     def expiry_of(self, claims):
-        name, unit = {
-            "exp-s": ("exp", "s"), "exp-ms": ("exp", "ms"), "expiresAt-iso": ("expiresAt", "iso"),
-            "deadline-ms": ("deadline", "ms"), "validUntil-s": ("validUntil", "s"),
-        }[self.d["time"]]
+        name, unit = TIME_FIELDS[self.d["time"]]
         value = claims.get(name)
         if unit == "iso":
             return datetime.strptime(value, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc).timestamp()
