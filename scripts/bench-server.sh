@@ -125,10 +125,22 @@ if command -v redis-server >/dev/null; then
     cat "$OUT/cluster-create.log" >&2
     exit 1
   fi
-  for _ in $(seq 1 100); do
-    redis-cli -p "${nodes[0]#*:}" cluster info | grep -q cluster_state:ok && break
+  # Every node must see the cluster up (gossip reaches them one by one), as the tests wait:
+  # a replica that starts while one node still says "down" refuses to start.
+  formed=""
+  for _ in $(seq 1 300); do
+    formed=yes
+    for node in "${nodes[@]}"; do
+      redis-cli -p "${node#*:}" cluster info 2>/dev/null | grep -q cluster_state:ok || formed=""
+    done
+    [ -n "$formed" ] && break
     sleep 0.1
   done
+  if [ -z "$formed" ]; then
+    echo "the cluster did not form in 30 s:" >&2
+    for node in "${nodes[@]}"; do redis-cli -p "${node#*:}" cluster info | grep cluster_state >&2; done
+    exit 1
+  fi
   cluster=$(IFS=,; echo "redis+cluster://${nodes[*]}")
   start_server "$OUT/ca.log" "$MRTR" serve --http 127.0.0.1:0 --quiet --replica A --key-file "$OUT/key" --record "$cluster"
   a=$URL
