@@ -322,14 +322,15 @@ async fn mcp(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: By
         None if !endpoint.options.allow_anonymous => {
             let message = "Unauthorized: send a bearer token (Authorization: Bearer <token>)";
             let unauthorized = refuse(StatusCode::UNAUTHORIZED, id, INVALID_REQUEST, message);
-            return with_header(unauthorized, header::WWW_AUTHENTICATE, "Bearer");
+            return with_header(unauthorized, header::WWW_AUTHENTICATE, mrtr_wire::bearer::CHALLENGE);
         }
         None => None,
-        Some(value) => match value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer ")) {
-            Some(token) => Some(token.trim().to_owned()),
-            None => {
-                let message = "Unauthorized: the Authorization header must be 'Bearer <token>'";
-                return refuse(StatusCode::UNAUTHORIZED, id, INVALID_REQUEST, message);
+        Some(value) => match mrtr_wire::bearer::token(value) {
+            Ok(token) => Some(token.to_owned()),
+            Err(why) => {
+                let unauthorized =
+                    refuse(StatusCode::UNAUTHORIZED, id, INVALID_REQUEST, &format!("Unauthorized: {why}"));
+                return with_header(unauthorized, header::WWW_AUTHENTICATE, mrtr_wire::bearer::CHALLENGE);
             }
         },
     };

@@ -93,7 +93,7 @@ struct Bearers(Vec<String>);
 
 impl Bearers {
     fn name(&mut self, header: &str) -> Option<String> {
-        let token = header.trim().strip_prefix("Bearer ").or_else(|| header.trim().strip_prefix("bearer "))?.trim();
+        let token = mrtr_wire::bearer::token(header).ok()?;
         let at = match self.0.iter().position(|t| t == token) {
             Some(at) => at,
             None => {

@@ -2,8 +2,8 @@
 //!
 //! What every tool that reads MRTR traffic needs, written once: a server's ticket of any shape
 //! read by structure and edited in that shape ([`Ticket`]), the page's requirements in its
-//! own words with their grades ([`spec`], [`Grade`]), event streams ([`sse`]), and what a
-//! reply amounts to ([`Reply`], [`Outcome`]). Sans-IO: nothing here sends or reads a socket.
+//! own words with their grades ([`spec`], [`Grade`]), event streams ([`sse`]), bearer tokens
+//! ([`bearer`]), and what a reply amounts to ([`Reply`], [`Outcome`]). Sans-IO: nothing here sends or reads a socket.
 //!
 //! ```
 //! use mrtr_wire::{Outcome, Reply, Ticket};
@@ -15,6 +15,7 @@
 //! assert!(matches!(Outcome::of(&Reply::http(200, Ok(refused))), Outcome::Refused { .. }));
 //! ```
 
+pub mod bearer;
 mod reply;
 mod shape;
 pub mod spec;
