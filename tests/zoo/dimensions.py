@@ -10,10 +10,12 @@ import itertools
 import random
 
 DIMENSIONS = {
-    # How the ticket is written: JSON text, base64 of JSON (standard or url-safe, padded or
-    # not), prefix.payload[.tag], a JWT, base64url of a dotted ticket, or a random key into
-    # a server-side store (hex, or decimal digits).
-    "encoding": ["json", "b64json", "b64url", "b64url-pad", "b64std-nopad", "dotted", "jwt", "nested", "store", "digits"],
+    # How the ticket is written: JSON text (its tag a member, or after a `~`), base64 of JSON
+    # (standard or url-safe, padded or not), prefix.payload[.tag] (split by `.` or `~`), a
+    # JWT, base64url of a dotted ticket, or a random key into a server-side store (hex, or
+    # decimal digits).
+    "encoding": ["json", "json-tag", "b64json", "b64url", "b64url-pad", "b64std-nopad", "dotted", "tilde", "jwt",
+                 "nested", "store", "digits"],
     # The tag: none, HMAC over the payload or over the whole, HMAC truncated to 10 bytes, or
     # a full HMAC of which only the first 8 characters are compared (wrong, but checked).
     "tag": ["none", "hmac-payload", "hmac-whole", "truncated", "prefix-checked"],
@@ -26,8 +28,11 @@ DIMENSIONS = {
     "bind_method": [False, True],
     # Bound: the ticket says which round it answers. Unbound: the round is read from the answers.
     "bind_round": [False, True],
-    # The used-ticket record: none, an atomic one, or one that checks, waits, then sets.
-    "record": ["none", "process", "racy"],
+    # The used-ticket record: none, an atomic one in each replica's own memory, an atomic one
+    # the replicas share, or a shared one that checks, waits, then sets.
+    "record": ["none", "process", "shared", "racy"],
+    # How many replicas the probe is given (taking turns); they share the key and the store.
+    "replicas": [1, 2],
     # Auth: none (anyone), bearer tokens (the probe given one), bearer with a second principal.
     "auth": ["none", "bearer", "bearer2"],
     # What a null or empty requestState is: the same as none, or refused.
@@ -48,7 +53,7 @@ def applies(name, value, case):
     format or readable expiry field; stdio has no bearer tokens nor SSE."""
     if name in ("tag", "time") and case["encoding"] in OPAQUE:
         return False
-    if name in ("auth", "answer") and case["transport"] == "stdio":
+    if name in ("auth", "answer", "replicas") and case["transport"] == "stdio":
         return False
     return True
 
@@ -130,8 +135,16 @@ def truth(d):
     slot = tagged or (readable and d["encoding"] == "jwt")
     t1 = d["first"] == "ticket"
     http = d["transport"] == "http"
-    several = d["rounds"] >= 2
+    # The first round that carries a ticket: an attack on the ticket answers the rounds before
+    # it honestly. With no ticket in round 1 and one round, no ticket ever comes.
+    ticket_round = 1 if t1 else 2
+    ticketed = d["rounds"] >= ticket_round
+    several = d["rounds"] > ticket_round
     recorded = d["record"] != "none"
+    # A replay sent right after the retry it repeats goes to the other replica (they take
+    # turns): a record in each replica's own memory does not see it.
+    holds = recorded and not (d["record"] == "process" and d["replicas"] == 2)
+    atomic = d["record"] == "shared" or (d["record"] == "process" and d["replicas"] == 1)
 
     v = {"honest": ("completed", None)}
     # Attacks that edit or forge the server's ticket.
@@ -170,12 +183,12 @@ def truth(d):
     # The prompt's arguments are filled as its list says ("probe"), not the tool's.
     v["other-method"] = P if d["bind_method"] or d["bind_tool"] or d["bind_args"] else F("should")
     # Single use.
-    v["send-twice"] = P if t1 and recorded else F("note")
-    v["race"] = P if t1 and d["record"] == "process" else F("note")
-    v["first-ticket"] = (P if recorded else F("note")) if several else N
+    v["send-twice"] = P if t1 and holds else F("note")
+    v["race"] = P if t1 and atomic else F("note")
+    v["first-ticket"] = (P if holds else F("note")) if several else N
     v["skip-round"] = (P if d["bind_round"] else F("note")) if several else N
     v["drop-ticket"] = P if t1 else F("note")
-    if not t1:
+    if not ticketed:
         for attack in ["tamper-byte", "tamper-tag", "edit-payload", "drop-tag", "splice-tag", "resign",
                        "unasked-ticket", "re-encode", "too-late", "other-arguments", "other-tool",
                        "other-method", "first-ticket", "skip-round"]:

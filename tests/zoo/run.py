@@ -42,7 +42,8 @@ def probe(mrtr, base, case):
     if case["transport"] == "http" and case["auth"] == "bearer2":
         args += ["--second-token", "alice-token"]
     if case["transport"] == "http":
-        args.insert(2, f"{base}/z/{encoded(case)}/mcp")
+        replicas = [f"{base}/z/{encoded(case)}/r{n}/mcp" for n in range(1, case["replicas"] + 1)]
+        args[2:2] = replicas
     else:
         args += ["--", sys.executable, os.path.join(HERE, "server.py"), "--stdio", encoded(case)]
     out = subprocess.run(args, capture_output=True, text=True, timeout=240)

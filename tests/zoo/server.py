@@ -74,7 +74,8 @@ class Case:
     def __init__(self, dims):
         self.d = dims
         self.store = {}
-        self.used = set()
+        # Used tickets: one set the replicas share, or one per replica ("process").
+        self.used = {}
 
     # ---- tickets -------------------------------------------------------------------------
     def mac(self, data):
@@ -127,11 +128,15 @@ class Case:
             if enc == "b64std-nopad":
                 return base64.b64encode(text.encode()).decode().rstrip("=")
             return b64url(text.encode())
+        if enc == "json-tag":
+            text = json.dumps(claims)
+            return f"{text}~{self.mac(text.encode())}" if tagged else text
+        sep = "~" if enc == "tilde" else "."
         payload = b64url(json.dumps(claims, separators=(",", ":")).encode())
         head = b64url(json.dumps({"alg": "HS256" if tagged else "none", "typ": "JWT"}).encode()) if enc == "jwt" else "v1"
-        signed = f"{head}.{payload}"
+        signed = f"{head}{sep}{payload}"
         if tagged:
-            inner = f"{signed}.{self.mac((signed if d['tag'] == 'hmac-whole' else payload).encode())}"
+            inner = f"{signed}{sep}{self.mac((signed if d['tag'] == 'hmac-whole' else payload).encode())}"
         else:
             inner = f"{signed}." if enc == "jwt" else signed
         return b64url(inner.encode()) if enc == "nested" else inner
@@ -160,9 +165,20 @@ class Case:
                     raise ValueError("bad signature")
                 return claims
             return body
+        if enc == "json-tag":
+            text = ticket
+            if tagged:
+                text, sep, tag = ticket.rpartition("~")
+                if not sep or not self.tag_ok(text.encode(), tag):
+                    raise ValueError("bad signature")
+            claims = json.loads(text)
+            if not isinstance(claims, dict):
+                raise ValueError("not an object")
+            return claims
         if enc == "nested":
             ticket = unb64url(ticket).decode()
-        parts = ticket.split(".")
+        sep = "~" if enc == "tilde" else "."
+        parts = ticket.split(sep)
         if enc == "jwt":
             if len(parts) != 3:
                 raise ValueError("malformed")
@@ -172,7 +188,7 @@ class Case:
         elif len(parts) != (3 if tagged else 2) or parts[0] != "v1":
             raise ValueError("malformed")
         if tagged:
-            signed = f"{parts[0]}.{parts[1]}" if d["tag"] == "hmac-whole" else parts[1]
+            signed = f"{parts[0]}{sep}{parts[1]}" if d["tag"] == "hmac-whole" else parts[1]
             if not self.tag_ok(signed.encode(), parts[2]):
                 raise ValueError("bad signature")
         claims = json.loads(unb64url(parts[1]))
@@ -222,7 +238,7 @@ class Case:
             return self.done(method, name, arguments)
         return self.ask(who, method, name, arguments, round_done + 1)
 
-    def call(self, who, method, params):
+    def call(self, who, method, params, replica):
         d = self.d
         name = params.get("name")
         if (method, name) not in (("tools/call", "deploy"), ("tools/call", "rollback"), ("prompts/get", "review")):
@@ -276,19 +292,20 @@ class Case:
         nonce = claims.get("n", state)
         if d["record"] != "none":
             key = json.dumps(nonce)
+            used = self.used.setdefault(replica if d["record"] == "process" else 0, set())
             if d["record"] == "racy":
-                if key in self.used:
+                if key in used:
                     return refuse("already used")
                 time.sleep(0.05)
-                self.used.add(key)
+                used.add(key)
             else:
                 with LOCK:
-                    if key in self.used:
+                    if key in used:
                         return refuse("already used")
-                    self.used.add(key)
+                    used.add(key)
         return self.after(who, method, name, arguments, round_no), None
 
-    def handle(self, message, who):
+    def handle(self, message, who, replica=1):
         """The JSON-RPC response to one request."""
         if not isinstance(message, dict) or not isinstance(message.get("method"), str):
             return {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request"}}
@@ -304,7 +321,7 @@ class Case:
         if method == "resources/list":
             return {"jsonrpc": "2.0", "id": ident, "result": {"resources": []}}
         if method in ("tools/call", "prompts/get"):
-            result, error = self.call(who, method, params)
+            result, error = self.call(who, method, params, replica)
             if error:
                 return {"jsonrpc": "2.0", "id": ident, "error": error}
             return {"jsonrpc": "2.0", "id": ident, "result": result}
@@ -347,7 +364,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(raw)
 
     def do_POST(self):
-        match = re.fullmatch(r"/z/([A-Za-z0-9_-]+)/mcp", self.path)
+        match = re.fullmatch(r"/z/([A-Za-z0-9_-]+)/(?:r([0-9])/)?mcp", self.path)
         length = int(self.headers.get("content-length") or 0)
         raw = self.rfile.read(length)
         if self.path == "/legacy/mcp":
@@ -367,7 +384,8 @@ class Handler(BaseHTTPRequestHandler):
             message = json.loads(raw)
         except ValueError:
             return self.reply(400, {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
-        self.reply(200, case.handle(message, who), sse=d["answer"] if d["answer"] != "json" else None)
+        replica = int(match.group(2) or 1)
+        self.reply(200, case.handle(message, who, replica), sse=d["answer"] if d["answer"] != "json" else None)
 
 
 def legacy_reply(message):

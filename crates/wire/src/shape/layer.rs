@@ -43,8 +43,10 @@ pub enum Node {
         /// The payload.
         inner: Box<Node>,
     },
-    /// Dot-separated segments.
+    /// Segments split by one separator (a dot, or another mark that base64 never holds).
     Dotted {
+        /// The separator.
+        sep: char,
         /// The segments as sent.
         segments: Vec<String>,
         /// The readable segment and what it reads as.
@@ -190,17 +192,17 @@ impl Node {
                 .flat_map(|bytes| spelling.candidates().into_iter().map(move |s| s.encode(bytes).into_bytes()))
                 .collect(),
             Node::Binary { head, inner } => inner.render().into_iter().map(|b| [head.clone(), b].concat()).collect(),
-            Node::Dotted { segments, payload, .. } => match payload {
+            Node::Dotted { sep, segments, payload, .. } => match payload {
                 Some((at, inner)) => inner
                     .render()
                     .into_iter()
                     .filter_map(|bytes| {
                         let mut segments = segments.clone();
                         *segments.get_mut(*at)? = String::from_utf8(bytes).ok()?;
-                        Some(segments.join(".").into_bytes())
+                        Some(segments.join(&sep.to_string()).into_bytes())
                     })
                     .collect(),
-                None => vec![segments.join(".").into_bytes()],
+                None => vec![segments.join(&sep.to_string()).into_bytes()],
             },
             Node::Digits(digits) => vec![digits.clone().into_bytes()],
             Node::Opaque(bytes) => vec![bytes.clone()],
@@ -223,7 +225,7 @@ impl Node {
                 format!("base64({})", inner.describe())
             }
             Node::Binary { head, inner } => format!("{} bytes + {}", head.len(), inner.describe()),
-            Node::Dotted { segments, payload, tag } => segments
+            Node::Dotted { sep, segments, payload, tag } => segments
                 .iter()
                 .enumerate()
                 .map(|(i, s)| match (payload, tag) {
@@ -235,7 +237,7 @@ impl Node {
                     _ => "opaque".into(),
                 })
                 .collect::<Vec<_>>()
-                .join("."),
+                .join(&sep.to_string()),
             Node::Digits(_) => "digits".into(),
             Node::Opaque(_) => "opaque".into(),
         }
@@ -292,10 +294,47 @@ fn read_text(text: &str, depth: usize) -> Option<Node> {
     if !text.is_empty() && text.len() <= 64 && text.bytes().all(|b| b.is_ascii_digit()) {
         return Some(Node::Digits(text.to_owned()));
     }
+    if let Some(suffixed) = read_json_then_tag(text) {
+        return Some(suffixed);
+    }
     if text.contains('.') {
-        return read_dotted(text, depth);
+        return read_dotted(text, depth, '.');
+    }
+    // Another mark splits a ticket only where every segment is a token (base64 or hex), so
+    // text that merely holds one (bytes before JSON, a time) is not cut at it.
+    let token = |segment: &str| segment.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_+/=".contains(&b));
+    if let Some(sep) = SEPARATORS.iter().copied().find(|sep| text.contains(*sep) && text.split(*sep).all(token)) {
+        return read_dotted(text, depth, sep);
     }
     read_base64(text, depth, false)
+}
+
+/// Marks that split a ticket into segments: none of them is a base64 or hex character.
+const SEPARATORS: &[char] = &['.', '~', '|', ':', '!', '$', '*', ','];
+
+/// JSON text, then one separator and a tag (`{"a":1}.3f9c…`, `{…}~tag`): the JSON is read
+/// whole, so a dot or a separator inside its strings does not split it.
+fn read_json_then_tag(text: &str) -> Option<Node> {
+    if !matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'[')) {
+        return None;
+    }
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    values.next()?.ok()?;
+    let end = values.byte_offset();
+    let (json, rest) = text.split_at(end);
+    let mut chars = rest.chars();
+    let sep = chars.next().filter(|c| SEPARATORS.contains(c))?;
+    let tag = chars.as_str();
+    if tag.is_empty() || tag.contains(sep) || !tag.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_+/=".contains(&b)) {
+        return None;
+    }
+    let payload = read_json(json, false)?;
+    Some(Node::Dotted {
+        sep,
+        segments: vec![json.to_owned(), tag.to_owned()],
+        payload: Some((0, Box::new(payload))),
+        tag: Some(1),
+    })
 }
 
 /// Base64 of a readable layer; in a dotted ticket's segment (`segment`), a JSON number or
@@ -332,10 +371,10 @@ fn read_bytes(bytes: &[u8], depth: usize) -> Option<Node> {
     })
 }
 
-/// Dot-separated segments: the payload is the last one that reads as JSON and is not a JOSE
+/// Segments split by `sep`: the payload is the last one that reads as JSON and is not a JOSE
 /// header; the segment right after it is its tag.
-fn read_dotted(text: &str, depth: usize) -> Option<Node> {
-    let segments: Vec<String> = text.split('.').map(str::to_owned).collect();
+fn read_dotted(text: &str, depth: usize, sep: char) -> Option<Node> {
+    let segments: Vec<String> = text.split(sep).map(str::to_owned).collect();
     let read: Vec<Option<Node>> = segments.iter().map(|s| read_base64(s, depth, true)).collect();
     let readable: Vec<usize> = (0..segments.len()).filter(|i| read[*i].is_some()).collect();
     let is_header = |i: usize| {
@@ -348,7 +387,7 @@ fn read_dotted(text: &str, depth: usize) -> Option<Node> {
     if payload.is_none() && segments.iter().filter(|s| !s.is_empty()).count() < 2 {
         return None;
     }
-    Some(Node::Dotted { segments, payload, tag })
+    Some(Node::Dotted { sep, segments, payload, tag })
 }
 
 #[cfg(test)]

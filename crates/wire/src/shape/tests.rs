@@ -142,3 +142,22 @@ fn beside_a_tag_member_the_edits_go_where_the_tag_covers() {
     }
     assert!(claims(&signed.payload_edits()[0]).is_some_and(|c| c["p"].get("probe").is_some()));
 }
+
+#[test]
+fn json_text_then_a_tag_and_other_separators_are_read_by_structure() {
+    // JSON text whose strings hold dots, then `~` and a tag: the JSON is read whole.
+    let suffixed = Ticket::read(r#"{"plan": "v1.2 to prod", "n": 7}~c2lnbmF0dXJlLXRhZw"#);
+    assert_eq!(suffixed.claims, Some(json!({"plan": "v1.2 to prod", "n": 7})));
+    assert!(suffixed.has_tag());
+    for edit in suffixed.payload_edits() {
+        let (json, tag) = edit.rsplit_once('~').expect("the separator is kept");
+        assert_eq!(tag, "c2lnbmF0dXJlLXRhZw", "an edit of the payload keeps the tag");
+        assert!(serde_json::from_str::<Value>(json).is_ok(), "{json}");
+    }
+    // prefix~payload~tag, split at `~` as a dotted ticket is at `.`.
+    let tilde = Ticket::read(&format!("v1~{}~TAGTAGTAG", URL_SAFE_NO_PAD.encode(br#"{"env":"staging"}"#)));
+    assert_eq!(tilde.claims, Some(json!({"env": "staging"})));
+    assert!(tilde.tag_edits().iter().all(|t| t.starts_with("v1~") && t.matches('~').count() == 2));
+    // A mark inside text that is not made of tokens does not split it.
+    assert_eq!(Ticket::read("2026-12-05T18:00:00Z").claims, None);
+}
