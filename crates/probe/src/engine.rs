@@ -8,6 +8,7 @@ use crate::run::{Exchange, Run, Send, Step};
 use crate::setup::Setup;
 use crate::summary::Summary;
 use crate::verdict::Verdict;
+use crate::why::{TokenHint, Why};
 use mrtr_sim::moves::Move;
 use mrtr_wire::{Grade, Reply, Shape};
 use serde::Serialize;
@@ -27,8 +28,9 @@ pub struct Row {
 }
 
 impl Row {
-    /// The exchange that shows a finding: the first whose answer took the attack's line (it
-    /// completed, reached the tool, or asked other questions), else the last one sent.
+    /// The exchange that shows a finding: the last whose answer took a line carrying a ticket
+    /// or answers (it completed or reached the tool), which is the attack's own rather than a
+    /// control before it; else the last one sent.
     pub fn evidence(&self) -> Option<&Exchange> {
         let taken = |e: &&Exchange| {
             let carries =
@@ -38,7 +40,7 @@ impl Row {
                 && reply
                     .is_some_and(|r| r.get("resultType").and_then(serde_json::Value::as_str) != Some("input_required"))
         };
-        self.exchanges.iter().find(taken).or(self.exchanges.last())
+        self.exchanges.iter().rev().find(taken).or(self.exchanges.last())
     }
 }
 
@@ -138,7 +140,7 @@ impl Battery {
     /// did not complete get their row at once, inconclusive, without a step.
     pub fn next_attack(&mut self, now_ms: u64, first_id: i64) -> Option<Step> {
         if let Some((attack, run)) = self.current.take() {
-            let why = "the driver started another attack before this one ended".to_owned();
+            let why = Why::OutOfTurn("another attack before this one ended");
             self.push(attack, Verdict::Inconclusive { why }, run.exchanges().to_vec());
         }
         while let Some(attack) = self.queue.pop_front() {
@@ -168,7 +170,7 @@ impl Battery {
                 let step = run.next(reply);
                 self.settle(step)
             }
-            None => Step::Done(Verdict::Inconclusive { why: "a reply came when no attack was under way".into() }),
+            None => Step::Done(Verdict::Inconclusive { why: Why::OutOfTurn("a reply with no attack under way") }),
         }
     }
 
@@ -179,7 +181,7 @@ impl Battery {
                 let step = run.next_race(replies);
                 self.settle(step)
             }
-            None => Step::Done(Verdict::Inconclusive { why: "race replies came when no attack was under way".into() }),
+            None => Step::Done(Verdict::Inconclusive { why: Why::OutOfTurn("race replies with no attack under way") }),
         }
     }
 
@@ -196,13 +198,11 @@ impl Battery {
     fn push(&mut self, attack: &'static Attack, verdict: Verdict, exchanges: Vec<Exchange>) {
         // An honest flow turned away for want of a token says to give one.
         let verdict = match verdict {
-            Verdict::Inconclusive { why } if self.rows.is_empty() && why.contains("HTTP 401") => {
-                let hint = if self.setup.tokens.first.is_none() {
-                    "; it wants a bearer token: give one (mrtr probe --token, or the page's token field)"
-                } else {
-                    "; the bearer token given was refused"
-                };
-                Verdict::Inconclusive { why: format!("{why}{hint}") }
+            Verdict::Inconclusive { why: Why::Answer(answer) }
+                if self.rows.is_empty() && answer.is_unauthenticated() =>
+            {
+                let hint = if self.setup.tokens.first.is_none() { TokenHint::GiveOne } else { TokenHint::Refused };
+                Verdict::Inconclusive { why: Why::Unauthenticated { answer, hint } }
             }
             other => other,
         };
@@ -218,7 +218,7 @@ impl Battery {
     /// as replicas that work alone but not together).
     pub fn explain_honest(&mut self, why: String) {
         if let Some(first) = self.rows.first_mut() {
-            first.verdict = Verdict::Inconclusive { why };
+            first.verdict = Verdict::Inconclusive { why: Why::Said(why) };
         }
     }
 

@@ -44,6 +44,7 @@ mod setup;
 mod summary;
 mod targets;
 mod verdict;
+mod why;
 
 pub use battery::{Attack, Tactic, BATTERY};
 pub use engine::{Battery, Conclusion, Report, Row};
@@ -53,3 +54,4 @@ pub use setup::{Flow, Setup, Targets, Tokens, DEFAULT_RACE};
 pub use summary::{exit, Summary};
 pub use targets::{arguments_for, other_arguments, Listed, Tool};
 pub use verdict::Verdict;
+pub use why::{Lacks, TokenHint, Why};

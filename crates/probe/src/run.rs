@@ -9,6 +9,7 @@ use crate::battery::{Attack, Grade, Tactic};
 use crate::reply::{asked, Asked};
 use crate::setup::Setup;
 use crate::verdict::Verdict;
+use crate::why::{Lacks, Why};
 use mrtr_sim::client::Client;
 use mrtr_sim::moves::Move;
 use mrtr_sim::protocol::Capabilities;
@@ -23,9 +24,6 @@ pub const MAX_ROUNDS: usize = 10;
 /// The longest a probe waits out a ticket's lifetime for [`Move::TooLate`]: a ticket that
 /// lives longer has no short expiry to test.
 pub const MAX_WAIT_MS: u64 = 10 * 60 * 1000;
-
-/// Why a tag attack is not tested on a ticket without a tag.
-const NO_TAG: &str = "no tag apart from its body";
 
 /// The bearer token no server issued, sent to see whether the server authenticates at all.
 pub const MADE_UP_TOKEN: &str = "mrtr-probe-made-up-token-0000000000";
@@ -179,8 +177,15 @@ pub struct Run {
     target_call: Option<Value>,
     /// The first call's answer.
     asked: Option<Asked>,
-    /// Round 2's answer, for [`Move::FirstTicket`].
+    /// The round after the ticket's, for [`Move::FirstTicket`].
     round2: Option<Asked>,
+    /// Rounds the main flow answered honestly before one carried a ticket: an attack on the
+    /// ticket plays them first, and so does every other flow it starts.
+    ticket_round: usize,
+    /// Ticketless rounds answered so far on the flow under way.
+    climbed: usize,
+    /// The first call of the other flow under way (splice, skip-round).
+    other_call: Option<Value>,
     /// Honest rounds played so far.
     rounds: usize,
     /// The fresh flow's first call and answer, for [`Tactic::SkipRound`].
@@ -216,6 +221,9 @@ impl Attack {
             target_call: None,
             asked: None,
             round2: None,
+            ticket_round: 0,
+            climbed: 0,
+            other_call: None,
             rounds: 0,
             skip_from: None,
             absent_first: false,
@@ -276,7 +284,7 @@ impl Run {
     pub fn next_race(&mut self, replies: Vec<Reply>) -> Step {
         self.record(&replies);
         if self.phase != Phase::Racing {
-            return self.finish(Verdict::Inconclusive { why: "race replies came when no race was sent".into() });
+            return self.finish(Verdict::Inconclusive { why: Why::OutOfTurn("race replies") });
         }
         // Each retry judged as any other: taken when it completed or went on to the next round.
         let asked_keys = self.asked.as_ref().map(|a| a.keys.clone()).unwrap_or_default();
@@ -284,13 +292,12 @@ impl Run {
             replies.iter().map(|r| self.attack.judge_taken(&Outcome::of(r), &asked_keys)).collect();
         let taken = verdicts.iter().filter(|v| matches!(v, Verdict::Finding { .. })).count();
         let refused = verdicts.iter().filter(|v| matches!(v, Verdict::Passed { .. })).count();
-        let unclear = verdicts.len() - taken - refused;
-        let counts = format!("{taken} of {} taken, {refused} refused, {unclear} unanswered", verdicts.len());
+        let race = Why::Race { taken, refused, sent: verdicts.len() };
         let verdict = match taken {
-            0 => Verdict::Inconclusive { why: format!("none of the retries completed: {counts}") },
-            1 if unclear == 0 => Verdict::Passed { answered: counts },
-            1 => Verdict::Inconclusive { why: counts },
-            _ => self.attack.through(format!("{counts}: the ticket was used {taken} times")),
+            0 => Verdict::Inconclusive { why: race },
+            1 if taken + refused == verdicts.len() => Verdict::Passed { answered: race.to_string() },
+            1 => Verdict::Inconclusive { why: race },
+            _ => self.attack.through(format!("{race}: the ticket was used {taken} times")),
         };
         self.finish(verdict)
     }
@@ -326,14 +333,14 @@ impl Run {
 
     /// The fresh flows the attack's target must pass first, or why it cannot be tested.
     fn plan_controls(&mut self) -> Result<(), Verdict> {
-        let not_tested = |why: &str| Err(Verdict::NotTested { why: why.to_owned() });
+        let not_tested = |why: Why| Err(Verdict::NotTested { why });
         let setup = self.setup.clone();
         let flow = &setup.flow;
         let Tactic::Lab(by) = self.attack.by else { return Ok(()) };
         let target = match by {
             Move::OtherPrincipal => {
                 if !setup.bearer_auth {
-                    return not_tested("over stdio the server decides who speaks: there is no token to change");
+                    return not_tested(Why::NoTokenOverStdio);
                 }
                 let made_up = Send { bearer: Some(MADE_UP_TOKEN.into()), ..self.fresh(&flow.method, &flow.params) };
                 self.controls.push_back((Control::MadeUpToken, made_up));
@@ -344,11 +351,11 @@ impl Run {
                 return Ok(());
             }
             Move::OtherTool => match &setup.targets.tool {
-                None => return not_tested("the server lists no other tool to spend the ticket on (tools/list)"),
+                None => return not_tested(Why::NoOtherTool),
                 Some(params) => ("tools/call".to_owned(), params.clone()),
             },
             Move::OtherMethod => match &setup.targets.method {
-                None => return not_tested("the server lists no prompt, resource or tool under another method"),
+                None => return not_tested(Why::NoOtherMethod),
                 Some(target) => target.clone(),
             },
             Move::OtherArguments => match (&setup.targets.arguments, flow.params.get("arguments")) {
@@ -359,7 +366,7 @@ impl Run {
                     }
                     (flow.method.clone(), params)
                 }
-                _ => return not_tested("no other arguments are known that the tool accepts (its input schema)"),
+                _ => return not_tested(Why::NoOtherArguments),
             },
             _ => return Ok(()),
         };
@@ -399,8 +406,10 @@ impl Run {
                 self.outcomes.push(outcome);
                 self.next_attempt()
             }
-            Phase::Racing => self.finish(Verdict::Inconclusive { why: "one reply came for a race".into() }),
-            Phase::Done => self.finish(Verdict::Inconclusive { why: "a reply came after the attack was over".into() }),
+            Phase::Racing => self.finish(Verdict::Inconclusive { why: Why::OutOfTurn("one reply for a race") }),
+            Phase::Done => {
+                self.finish(Verdict::Inconclusive { why: Why::OutOfTurn("a reply after the attack was over") })
+            }
         }
     }
 
@@ -415,14 +424,11 @@ impl Run {
                 )));
             }
             Control::MadeUpToken if self.setup.tokens.second.is_none() => {
-                return self
-                    .finish(Verdict::NotTested { why: "needs a second principal's token (--second-token)".into() });
+                return self.finish(Verdict::NotTested { why: Why::NeedsSecondToken });
             }
             Control::MadeUpToken => {}
             Control::SecondToken if shows_asked.is_none() => {
-                return self.finish(Verdict::NotTested {
-                    why: format!("the second token does not start a flow of its own: {words}"),
-                });
+                return self.finish(Verdict::NotTested { why: Why::SecondTokenStartsNothing(outcome.clone()) });
             }
             Control::SecondToken => {}
             Control::Target => {
@@ -436,14 +442,11 @@ impl Run {
                         self.target_call = Some(sent.message);
                     }
                     (None, Outcome::Completed { .. }) => {
-                        return self.finish(Verdict::NotTested {
-                            why: format!("{target} completes without asking, so a ticket spent on it proves nothing"),
-                        });
+                        return self.finish(Verdict::NotTested { why: Why::TargetCompletes { target } });
                     }
                     (None, _) => {
-                        return self.finish(Verdict::NotTested {
-                            why: format!("{target} does not work on a fresh flow: {words}"),
-                        });
+                        return self
+                            .finish(Verdict::NotTested { why: Why::TargetFails { target, answer: outcome.clone() } });
                     }
                 }
             }
@@ -452,15 +455,22 @@ impl Run {
     }
 
     fn after_first(&mut self, reply: Reply, outcome: &Outcome) -> Step {
+        let call = self.first.message.clone();
+        if let Some(step) = self.climb(&reply, &call, MAX_ROUNDS) {
+            return step;
+        }
         let Some(asked) = asked(&reply) else {
-            return self
-                .finish(Verdict::Inconclusive { why: format!("the call did not ask for input: {}", outcome.words()) });
+            if self.climbed > 0 {
+                return self.finish(Verdict::NotTested {
+                    why: Why::NeverATicket { answer: outcome.clone(), rounds: self.climbed },
+                });
+            }
+            return self.finish(Verdict::Inconclusive { why: Why::NotAsking(outcome.clone()) });
         };
         if asked.ticket.is_none() && self.attack.by.needs_ticket() {
-            return self.finish(Verdict::NotTested {
-                why: "the first round carries no requestState: there is no ticket of the server's to attack".into(),
-            });
+            return self.finish(Verdict::NotTested { why: Why::NoTicketYet { rounds: self.climbed + 1 } });
         }
+        self.ticket_round = self.climbed;
         self.asked = Some(asked);
         if self.is(Move::Honest) || self.is(Move::FirstTicket) || self.attack.by == Tactic::SkipRound {
             self.rounds = 1;
@@ -468,16 +478,49 @@ impl Run {
         }
         if self.is(Move::SpliceTag) {
             self.phase = Phase::Others;
-            let other = self.fresh(&self.setup.flow.method.clone(), &self.setup.flow.params.clone());
-            return self.send(other);
+            return self.start_other(0);
         }
         self.attack_now()
+    }
+
+    /// On a flow whose ticket comes in a later round, the honest retry of a round that asked
+    /// without one (on the flow whose first call is `call`), as long as the attack needs a
+    /// ticket and the flow has climbed fewer than `limit` rounds. `None` once the reply
+    /// carries a ticket, asks nothing, or the limit is reached.
+    fn climb(&mut self, reply: &Reply, call: &Value, limit: usize) -> Option<Step> {
+        let asked = asked(reply)?;
+        if asked.ticket.is_some() || !self.attack.by.needs_ticket() || self.climbed >= limit {
+            return None;
+        }
+        self.climbed += 1;
+        let message = self.client.retry(call, asked.answers, None);
+        Some(self.send(Send { message, bearer: self.first.bearer.clone(), wait_ms: 0 }))
+    }
+
+    /// Starts another flow of the same call, sent after `wait_ms`: its ticket comes in the
+    /// round the main flow's came.
+    fn start_other(&mut self, wait_ms: u64) -> Step {
+        let mut other = self.fresh(&self.setup.flow.method.clone(), &self.setup.flow.params.clone());
+        other.wait_ms = wait_ms;
+        self.other_call = Some(other.message.clone());
+        self.climbed = 0;
+        self.send(other)
+    }
+
+    /// The other flow's reply: climbed to the ticket's round, then `Some` of its answer.
+    fn other_reached(&mut self, reply: &Reply) -> Result<Option<Asked>, Step> {
+        let call = self.other_call.clone().unwrap_or_default();
+        let limit = self.ticket_round;
+        match self.climb(reply, &call, limit) {
+            Some(step) => Err(step),
+            None => Ok(asked(reply)),
+        }
     }
 
     /// The honest retry of the round `asked` asked (the flow's ticket byte for byte).
     fn retry_honestly(&mut self, asked: Option<Asked>) -> Step {
         let Some(asked) = asked else {
-            return self.finish(Verdict::Inconclusive { why: "nothing to retry".into() });
+            return self.finish(Verdict::Inconclusive { why: Why::OutOfTurn("a retry with nothing to retry") });
         };
         self.phase = Phase::Reach;
         let message = self.client.retry(&self.first.message, asked.answers, asked.ticket.as_deref());
@@ -485,8 +528,8 @@ impl Run {
         self.send(send)
     }
 
-    /// The honest flow's later rounds: for the honest attack, until it completes; for round
-    /// 1's ticket, until round 2 is reached.
+    /// The honest flow's later rounds: for the honest attack, until it completes; for the
+    /// first ticket's attacks, until the round after the ticket's is reached.
     fn after_reach(&mut self, reply: Reply, outcome: &Outcome) -> Step {
         let next = asked(&reply);
         if self.is(Move::FirstTicket) || self.attack.by == Tactic::SkipRound {
@@ -495,60 +538,59 @@ impl Run {
                     self.round2 = Some(round2);
                     if self.attack.by == Tactic::SkipRound {
                         self.phase = Phase::SkipFresh;
-                        let fresh = self.fresh(&self.setup.flow.method.clone(), &self.setup.flow.params.clone());
-                        return self.send(fresh);
+                        return self.start_other(0);
                     }
                     self.attack_now()
                 }
-                Some(_) => self.finish(Verdict::NotTested {
-                    why: "round 2 asks the same questions as round 1: a replay of round 1 cannot be told apart".into(),
-                }),
+                Some(_) => self.finish(Verdict::NotTested { why: Why::SameQuestionsNext }),
                 None => self.finish(Verdict::NotTested {
-                    why: format!("the flow has one round: the honest retry {}", outcome.words()),
+                    why: Why::NoLaterRound { before_ticket: self.ticket_round, answer: outcome.clone() },
                 }),
             };
         }
         match (next, outcome) {
-            (Some(_), _) if self.rounds >= MAX_ROUNDS => self.finish(Verdict::Inconclusive {
-                why: format!("the flow still asked after {MAX_ROUNDS} honest rounds"),
-            }),
+            (Some(_), _) if self.rounds >= MAX_ROUNDS => {
+                self.finish(Verdict::Inconclusive { why: Why::StillAsking { rounds: MAX_ROUNDS } })
+            }
             (Some(more), _) => {
                 self.rounds += 1;
                 self.retry_honestly(Some(more))
             }
             (None, Outcome::Completed { .. }) => self.finish(Verdict::Completed),
-            (None, _) => self.finish(Verdict::Inconclusive {
-                why: format!("the honest retry did not complete: {}", outcome.words()),
-            }),
+            (None, _) => self.finish(Verdict::Inconclusive { why: Why::HonestIncomplete(outcome.clone()) }),
         }
     }
 
-    /// The fresh flow's first answer: its round-1 ticket goes with round 2's answers.
+    /// The fresh flow's answer in the ticket's round: its ticket goes with the next round's answers.
     fn after_skip_fresh(&mut self, reply: Reply, outcome: &Outcome) -> Step {
-        let sent = self.exchanges.last().map(|e| e.sent.clone()).unwrap_or_default();
-        match asked(&reply) {
+        let sent = self.other_call.clone().unwrap_or_default();
+        let reached = match self.other_reached(&reply) {
+            Err(step) => return step,
+            Ok(reached) => reached,
+        };
+        match reached {
             Some(fresh) if fresh.ticket.is_some() => {
                 self.skip_from = Some((sent, fresh));
                 self.attack_now()
             }
-            _ => self.finish(Verdict::Inconclusive {
-                why: format!("a fresh flow did not ask with a ticket: {}", outcome.words()),
-            }),
+            _ => self.finish(Verdict::Inconclusive { why: Why::FreshWithoutTicket(outcome.clone()) }),
         }
     }
 
     /// Another flow's ticket, for the splice: a flow that got byte-identical bytes (a codec
     /// with no nonce, in the same second) is started again a second later, once.
     fn after_other(&mut self, reply: &Reply) -> Step {
-        if let Some(ticket) = asked(reply).and_then(|a| a.ticket) {
+        let reached = match self.other_reached(reply) {
+            Err(step) => return step,
+            Ok(reached) => reached,
+        };
+        if let Some(ticket) = reached.and_then(|a| a.ticket) {
             self.others.push(ticket);
         }
         let own = self.ticket();
         let identical = self.others.last().is_some_and(|other| own.as_ref().is_some_and(|own| own.text == *other));
         if identical && self.others.len() < 2 {
-            let mut other = self.fresh(&self.setup.flow.method.clone(), &self.setup.flow.params.clone());
-            other.wait_ms = 1_100;
-            return self.send(other);
+            return self.start_other(1_100);
         }
         self.attack_now()
     }
@@ -557,8 +599,8 @@ impl Run {
         self.asked.as_ref()?.ticket.as_deref().map(Ticket::read)
     }
 
-    /// The attack's own lines, built from the flow's first answer (and, for round 1's ticket,
-    /// its second).
+    /// The attack's own lines, built from the answer of the flow's first round that carried a
+    /// ticket (and, for that ticket spent again, the next round's).
     fn attack_now(&mut self) -> Step {
         match self.lines() {
             Err(verdict) => self.finish(verdict),
@@ -576,22 +618,23 @@ impl Run {
 
     /// Fills the queue with the attack's lines; a race's lines are given back to send at once.
     fn lines(&mut self) -> Result<Option<Vec<Send>>, Verdict> {
-        let asked = self.asked.clone().ok_or_else(|| Verdict::Inconclusive { why: "no first answer".into() })?;
+        let asked =
+            self.asked.clone().ok_or(Verdict::Inconclusive { why: Why::OutOfTurn("the attack before an answer") })?;
         let answers = asked.answers.clone();
         let present = asked.ticket.clone().map(Value::String);
         let own = asked.ticket.clone().unwrap_or_default();
         let ticket = Ticket::read(&own);
         let shape = ticket.shape.words();
-        let unfit = |what: &str| {
-            let why = if ticket.has_empty_tag() && what.starts_with("no tag") {
-                "its tag is empty: the server signs nothing, so there is no tag to change".to_owned()
+        let unfit = |lacks: Lacks| {
+            let why = if ticket.has_empty_tag() && lacks == Lacks::Tag {
+                Why::EmptyTag
             } else {
-                format!("{shape} has {what}")
+                Why::Unfit { shape: shape.clone(), lacks }
             };
             Verdict::NotTested { why }
         };
         // An edit in each spelling the server may use, or not tested with why.
-        let edit = |edited: Vec<String>, missing: &str| {
+        let edit = |edited: Vec<String>, missing: Lacks| {
             if edited.is_empty() {
                 Err(unfit(missing))
             } else {
@@ -616,8 +659,10 @@ impl Run {
                 return Ok(Some(race));
             }
             Tactic::SkipRound => {
-                let (fresh_call, fresh) =
-                    self.skip_from.clone().ok_or_else(|| Verdict::Inconclusive { why: "no fresh flow".into() })?;
+                let (fresh_call, fresh) = self
+                    .skip_from
+                    .clone()
+                    .ok_or(Verdict::Inconclusive { why: Why::OutOfTurn("a skip before a fresh flow") })?;
                 let later = self.round2.clone().map(|r| r.answers).unwrap_or_default();
                 let message = client.retry(&fresh_call, later, fresh.ticket.as_deref());
                 self.queue = vec![Send { message, bearer: bearer.clone(), wait_ms: 0 }].into();
@@ -638,23 +683,23 @@ impl Run {
         let lines: Vec<Send> = match by {
             Move::Honest => Vec::new(),
             // The edits of the ticket: each in the ticket's own shape, or not tested with why.
-            Move::TamperByte => edit(ticket.byte_edits(), "no character to change that leaves it well-formed")?
+            Move::TamperByte => edit(ticket.byte_edits(), Lacks::Character)?
                 .into_iter()
                 .map(|e| with(Some(e.into()), &answers, &mut client))
                 .collect(),
-            Move::TamperTag => edit(ticket.tag_edits(), NO_TAG)?
+            Move::TamperTag => edit(ticket.tag_edits(), Lacks::Tag)?
                 .into_iter()
                 .map(|e| with(Some(e.into()), &answers, &mut client))
                 .collect(),
-            Move::DropTag => edit(ticket.without_tag(), NO_TAG)?
+            Move::DropTag => edit(ticket.without_tag(), Lacks::Tag)?
                 .into_iter()
                 .map(|e| with(Some(e.into()), &answers, &mut client))
                 .collect(),
-            Move::EditPayload => edit(ticket.payload_edits(), "no payload readable without the key")?
+            Move::EditPayload => edit(ticket.payload_edits(), Lacks::Payload)?
                 .into_iter()
                 .map(|e| with(Some(e.into()), &answers, &mut client))
                 .collect(),
-            Move::ResignOtherKey => edit(ticket.resigned(), "no readable payload and tag to forge")?
+            Move::ResignOtherKey => edit(ticket.resigned(), Lacks::PayloadAndTag)?
                 .into_iter()
                 .map(|f| with(Some(f.into()), &answers, &mut client))
                 .collect(),
@@ -663,17 +708,13 @@ impl Run {
                 let spliced = others.iter().rev().map(|other| ticket.with_tag_of(other)).find(|s| !s.is_empty());
                 let spliced = match (spliced, ticket.has_tag()) {
                     (Some(spliced), _) => spliced,
-                    (None, false) => return Err(unfit(NO_TAG)),
-                    (None, true) => {
-                        return Err(Verdict::NotTested {
-                            why: "every other flow got this very ticket: there is no other tag to splice".into(),
-                        })
-                    }
+                    (None, false) => return Err(unfit(Lacks::Tag)),
+                    (None, true) => return Err(Verdict::NotTested { why: Why::SameTicketEverywhere }),
                 };
                 spliced.into_iter().map(|e| with(Some(e.into()), &answers, &mut client)).collect()
             }
             // Claims the server never wrote, in the shape it writes them.
-            Move::UnaskedTicket => edit(ticket.forgeries(), "no other ticket of its kind to make")?
+            Move::UnaskedTicket => edit(ticket.forgeries(), Lacks::Forgery)?
                 .into_iter()
                 .map(|f| with(Some(f.into()), &answers, &mut client))
                 .collect(),
@@ -686,7 +727,7 @@ impl Run {
                 self.absent_first = true;
                 vec![with(None, &answers, &mut client), with(Some(state.into()), &answers, &mut client)]
             }
-            Move::Reencode => edit(ticket.reencoded(), "no other spelling of the same bytes")?
+            Move::Reencode => edit(ticket.reencoded(), Lacks::Spelling)?
                 .into_iter()
                 .map(|e| with(Some(e.into()), &answers, &mut client))
                 .collect(),
@@ -700,7 +741,10 @@ impl Run {
                 vec![Send { wait_ms, ..with(Some(own.clone().into()), &answers, &mut client) }]
             }
             Move::OtherArguments | Move::OtherTool | Move::OtherMethod => {
-                let target = self.target.clone().ok_or_else(|| Verdict::Inconclusive { why: "no target".into() })?;
+                let target = self
+                    .target
+                    .clone()
+                    .ok_or(Verdict::Inconclusive { why: Why::OutOfTurn("an attack before its target") })?;
                 let mut message = self.target_call.clone().unwrap_or_default();
                 message["id"] = client.next_id().into();
                 if let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) {
@@ -718,7 +762,7 @@ impl Run {
             Move::FirstTicket => vec![with(Some(own.clone().into()), &answers, &mut client)],
             Move::DropTicket => vec![with(None, &answers, &mut client)],
             Move::NotAString | Move::PrefillAnswer | Move::ChangeAnswer => {
-                return Err(Verdict::NotTested { why: "not one of the probe's attacks".into() })
+                return Err(Verdict::NotTested { why: Why::NotAProbeAttack })
             }
         };
         self.client = client;
@@ -729,9 +773,7 @@ impl Run {
     /// How long to wait before sending the ticket too late, or why it is not tested.
     fn wait_for_expiry(&self, ticket: &Ticket) -> Result<u64, Verdict> {
         if !self.setup.wait_expiry {
-            return Err(Verdict::NotTested {
-                why: "waiting out the ticket's lifetime is not asked for (--wait-expiry)".into(),
-            });
+            return Err(Verdict::NotTested { why: Why::ExpiryNotWaited });
         }
         // What the ticket says wins over a shorter --ttl: waiting too little would report an
         // expiry that was never passed.
@@ -742,17 +784,11 @@ impl Run {
         };
         let given = self.setup.ttl_ms.map(|ttl| ttl.saturating_add(1_000));
         let Some(wait) = said.max(given) else {
-            return Err(Verdict::NotTested {
-                why: format!("{} does not say when it expires: give its lifetime (--ttl)", ticket.shape.words()),
-            });
+            return Err(Verdict::NotTested { why: Why::ExpiryUnknown { shape: ticket.shape.words() } });
         };
         if wait > MAX_WAIT_MS + 2_000 {
             return Err(Verdict::NotTested {
-                why: format!(
-                    "the ticket lives {} s, longer than the probe waits ({} s)",
-                    wait / 1000,
-                    MAX_WAIT_MS / 1000
-                ),
+                why: Why::LivesTooLong { seconds: wait / 1000, most: MAX_WAIT_MS / 1000 },
             });
         }
         Ok(wait)
@@ -774,13 +810,13 @@ impl Run {
             _ => (None, self.outcomes.as_slice()),
         };
         let Some(last) = outcomes.last() else {
-            return Verdict::Inconclusive { why: "nothing was sent".into() };
+            return Verdict::Inconclusive { why: Why::OutOfTurn("a judgement before anything was sent") };
         };
         let by = match self.attack.by {
             Tactic::Lab(by) => by,
             Tactic::NonStrings => return self.judge_non_strings(absent, outcomes, &asked_keys),
             Tactic::SkipRound => return self.attack.judge_taken(last, &asked_keys),
-            Tactic::Race => return Verdict::Inconclusive { why: "a race is judged by next_race".into() },
+            Tactic::Race => return Verdict::Inconclusive { why: Why::OutOfTurn("a race judged as one line") },
         };
         match by {
             // The first send is the honest retry: it must be taken (complete, or go on to the
@@ -788,16 +824,16 @@ impl Run {
             Move::SendTwice => match outcomes.first() {
                 Some(first) if outcomes.len() == 2 => match self.attack.judge_taken(first, &asked_keys) {
                     Verdict::Finding { .. } => self.attack.judge_taken(last, &asked_keys),
-                    _ => Verdict::Inconclusive { why: format!("the first send was not taken: {}", first.words()) },
+                    _ => Verdict::Inconclusive { why: Why::FirstSendNotTaken(first.clone()) },
                 },
-                _ => Verdict::Inconclusive { why: "nothing was sent".into() },
+                _ => Verdict::Inconclusive { why: Why::OutOfTurn("a judgement before both sends") },
             },
             Move::FirstTicket => {
                 let round2 = self.round2.as_ref().map(|a| a.keys.clone()).unwrap_or_default();
                 match last {
-                    Outcome::Asked { keys } if *keys == round2 => {
-                        self.attack.through(format!("{}: round 1's ticket took it to round 2 again", last.words()))
-                    }
+                    Outcome::Asked { keys } if *keys == round2 => self
+                        .attack
+                        .through(format!("{}: the spent ticket took it to the next round again", last.words())),
                     _ => self.attack.judge_taken(last, &asked_keys),
                 }
             }
@@ -838,7 +874,10 @@ impl Run {
                     outcomes.last().map(Outcome::words).unwrap_or_default()
                 ),
             },
-            None => verdicts.into_iter().next().unwrap_or(Verdict::Inconclusive { why: "nothing was sent".into() }),
+            None => verdicts
+                .into_iter()
+                .next()
+                .unwrap_or(Verdict::Inconclusive { why: Why::OutOfTurn("a judgement before anything was sent") }),
         }
     }
 
@@ -886,7 +925,9 @@ impl Run {
         }
         let unclear = verdicts.iter().zip(names).find(|(v, _)| !matches!(v, Verdict::Passed { .. }));
         match unclear {
-            Some((Verdict::Inconclusive { why }, name)) => Verdict::Inconclusive { why: format!("{name}: {why}") },
+            Some((Verdict::Inconclusive { why }, name)) => {
+                Verdict::Inconclusive { why: Why::Value { value: name, why: Box::new(why.clone()) } }
+            }
             Some((other, _)) => other.clone(),
             None => Verdict::Passed {
                 answered: format!("all five refused: {}", outcomes.last().map(Outcome::words).unwrap_or_default()),

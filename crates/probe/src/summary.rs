@@ -130,7 +130,12 @@ mod tests {
 
     #[test]
     fn a_run_whose_honest_flow_failed_says_so_first_and_exits_2() {
-        let refused = Verdict::Inconclusive { why: "HTTP 401 (not authenticated)".into() };
+        let answer = mrtr_wire::Outcome::Elsewhere {
+            why: "HTTP 401 (not authenticated)".into(),
+            routing: false,
+            status: Some(401),
+        };
+        let refused = Verdict::Inconclusive { why: crate::Why::Answer(answer) };
         let results =
             vec![(&BATTERY[0], refused.clone()), (&BATTERY[1], Verdict::after_honest(&refused).expect("gated"))];
         let summary = Summary::of(&results, |_| false);
@@ -140,7 +145,7 @@ mod tests {
 
     #[test]
     fn a_run_where_nothing_was_tested_is_inconclusive_not_clean() {
-        let untested = Verdict::NotTested { why: "no tag".into() };
+        let untested = Verdict::NotTested { why: crate::Why::Unfit { shape: "JSON".into(), lacks: crate::Lacks::Tag } };
         let results = vec![(&BATTERY[0], Verdict::Completed), (&BATTERY[2], untested)];
         let summary = Summary::of(&results, |_| false);
         assert_eq!(summary.headline(), "inconclusive: no attack could be tested on this server");

@@ -1,6 +1,7 @@
 //! What the probe concludes about one attack, from what came back.
 
 use crate::battery::{Attack, Grade};
+use crate::why::Why;
 use mrtr_wire::Outcome;
 use serde::Serialize;
 
@@ -27,12 +28,12 @@ pub enum Verdict {
     /// Not tried, and why.
     NotTested {
         /// Why.
-        why: String,
+        why: Why,
     },
     /// Tried, and nothing can be concluded, with why.
     Inconclusive {
         /// Why.
-        why: String,
+        why: Why,
     },
 }
 
@@ -63,11 +64,9 @@ impl Verdict {
         match honest {
             Verdict::Completed => None,
             Verdict::Inconclusive { why } | Verdict::NotTested { why } => {
-                Some(Verdict::Inconclusive { why: format!("the honest flow did not complete ({why})") })
+                Some(Verdict::Inconclusive { why: Why::HonestFailed(Box::new(why.clone())) })
             }
-            other => {
-                Some(Verdict::Inconclusive { why: format!("the honest flow did not complete ({})", other.kind()) })
-            }
+            other => Some(Verdict::Inconclusive { why: Why::HonestFailedAs(other.kind()) }),
         }
     }
 }
@@ -98,7 +97,9 @@ impl Attack {
                     "{words}, though a fresh flow showed the target exists: refused for this request's state"
                 ),
             },
-            Outcome::Elsewhere { .. } | Outcome::Nothing { .. } => Verdict::Inconclusive { why: words },
+            Outcome::Elsewhere { .. } | Outcome::Nothing { .. } => {
+                Verdict::Inconclusive { why: Why::Answer(outcome.clone()) }
+            }
         }
     }
 }
@@ -120,7 +121,7 @@ mod tests {
         assert!(matches!(tamper.judge_taken(&again, &keys), Verdict::Passed { .. }));
         let on = Outcome::Asked { keys: vec!["confirm".into()] };
         assert!(tamper.judge_taken(&on, &keys).breaks_a_must(), "went on to the next round");
-        let auth = Outcome::Elsewhere { why: "HTTP 401".into(), routing: false };
+        let auth = Outcome::Elsewhere { why: "HTTP 401".into(), routing: false, status: Some(401) };
         assert!(matches!(tamper.judge_taken(&auth, &keys), Verdict::Inconclusive { .. }));
     }
 }
