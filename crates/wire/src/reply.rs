@@ -65,6 +65,8 @@ pub enum Outcome {
         /// True when it says the method or target does not exist (404, 405, -32601, an unknown
         /// tool): once a fresh flow has shown that they do, such an answer refused this request.
         routing: bool,
+        /// The HTTP status that said so, where one did.
+        status: Option<u16>,
     },
     /// No MCP answer came: a transport failure, or a body that is not JSON-RPC.
     Nothing {
@@ -114,8 +116,11 @@ impl Outcome {
         if let Some(challenge) = body.get("wwwAuthenticate").and_then(Value::as_str) {
             words.push_str(&format!(" (WWW-Authenticate: {})", clip(challenge)));
         }
-        let http =
-            |what: &str, routing: bool| Outcome::Elsewhere { why: format!("HTTP {status} ({what}){words}"), routing };
+        let http = |what: &str, routing: bool| Outcome::Elsewhere {
+            why: format!("HTTP {status} ({what}){words}"),
+            routing,
+            status: Some(status),
+        };
         match status {
             401 => return http("not authenticated", false),
             403 => return http("forbidden", false),
@@ -127,10 +132,18 @@ impl Outcome {
         }
         if let (Some(error), Some((code, message))) = (error, said) {
             if code == -32601 {
-                return Outcome::Elsewhere { why: format!("method not found: {code} {message}"), routing: true };
+                return Outcome::Elsewhere {
+                    why: format!("method not found: {code} {message}"),
+                    routing: true,
+                    status: None,
+                };
             }
             if names_a_missing_target(&message) {
-                return Outcome::Elsewhere { why: format!("no such target: {code} {message}"), routing: true };
+                return Outcome::Elsewhere {
+                    why: format!("no such target: {code} {message}"),
+                    routing: true,
+                    status: None,
+                };
             }
             let check = error.pointer("/data/check").and_then(Value::as_str).map(str::to_owned);
             return Outcome::Refused { code, message, check };
@@ -158,6 +171,11 @@ impl Outcome {
             return Outcome::ToolError { text };
         }
         Outcome::Completed { text }
+    }
+
+    /// True for an HTTP 401: the server wants a token, or another one.
+    pub fn is_unauthenticated(&self) -> bool {
+        matches!(self, Outcome::Elsewhere { status: Some(401), .. })
     }
 
     /// The outcome in a few words, naming the check that refused where the server says.
@@ -190,7 +208,7 @@ mod tests {
             assert!(matches!(Outcome::of(&Reply::http(status, Ok(error.clone()))), Outcome::Elsewhere { .. }));
         }
         let challenged = json!({"error": "invalid_token", "wwwAuthenticate": "Bearer error=\"invalid_token\""});
-        let Outcome::Elsewhere { why, routing: false } = Outcome::of(&Reply::http(401, Ok(challenged))) else {
+        let Outcome::Elsewhere { why, routing: false, .. } = Outcome::of(&Reply::http(401, Ok(challenged))) else {
             panic!("a 401 is about authentication")
         };
         assert_eq!(

@@ -42,8 +42,9 @@ pub async fn list(transport: &mut Transport, token: Option<&str>) -> Result<List
             (Outcome::Nothing { why }, "tools/list") => {
                 return Err(format!("the server cannot be reached, or is not MCP: {why}"))
             }
-            (Outcome::Elsewhere { why, routing: false }, "tools/list") => {
-                let hint = match (token, why.contains("HTTP 401")) {
+            (outcome @ Outcome::Elsewhere { routing: false, .. }, "tools/list") => {
+                let why = outcome.words();
+                let hint = match (token, outcome.is_unauthenticated()) {
                     (None, true) => " (it wants a bearer token: pass one with --token)",
                     (Some(_), true) => " (the token given with --token was refused)",
                     _ => "",

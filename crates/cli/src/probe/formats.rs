@@ -164,8 +164,8 @@ pub fn junit(outcome: &Outcome) -> String {
                 xml(row.attack.fix),
                 xml(spec)
             ),
-            Verdict::NotTested { why } => format!("<skipped message=\"not tested: {}\"/>", xml(why)),
-            Verdict::Inconclusive { why } => format!("<skipped message=\"inconclusive: {}\"/>", xml(why)),
+            Verdict::NotTested { why } => format!("<skipped message=\"not tested: {}\"/>", xml(&why.to_string())),
+            Verdict::Inconclusive { why } => format!("<skipped message=\"inconclusive: {}\"/>", xml(&why.to_string())),
             Verdict::Passed { answered } => format!("<system-out>refused: {}</system-out>", xml(answered)),
             Verdict::Completed => "<system-out>completed</system-out>".to_owned(),
         };
