@@ -185,7 +185,9 @@ def truth(d):
     # Single use.
     v["send-twice"] = P if t1 and holds else F("note")
     v["race"] = P if t1 and atomic else F("note")
-    v["first-ticket"] = (P if holds else F("note")) if several else N
+    # The spent ticket with the next round's answers: refused by its record, or where the
+    # ticket says which round it answers.
+    v["first-ticket"] = (P if holds or d["bind_round"] else F("note")) if several else N
     v["skip-round"] = (P if d["bind_round"] else F("note")) if several else N
     v["drop-ticket"] = P if t1 else F("note")
     if not ticketed:

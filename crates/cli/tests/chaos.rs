@@ -247,7 +247,8 @@ async fn the_promises_hold_through_restarts_hangs_and_an_unread_log() {
 }
 
 /// A Redis that hangs (stopped: it still accepts connections) with 1,000 retries pending at
-/// once, each on a connection of its own: every one is answered within 3 s (refused as
+/// once, each on a connection of its own: every one is answered within 10 s, half the
+/// client's timeout, on a loaded machine too (refused as
 /// unavailable, or 503 past the in-flight bound), none is closed without an answer, and none
 /// spent its ticket: once Redis answers again, each of the 1,000 completes exactly once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -298,7 +299,8 @@ async fn a_hung_redis_answers_every_pending_retry_and_spends_nothing() {
     );
     assert_eq!(unanswered, Vec::<&String>::new(), "every retry answered");
     assert_eq!(unavailable + busy, PENDING, "every retry refused, none completed or spent");
-    assert!(slowest <= Duration::from_secs(3), "the slowest answer took {slowest:?}");
+    // Bounded, not timed: a retry that waits on the hung Redis would take the client's 20 s.
+    assert!(slowest <= Duration::from_secs(10), "the slowest answer took {slowest:?}");
 
     // Redis answers again: each ticket completes once, and a replay of it is refused.
     let thawed = Instant::now();

@@ -11,7 +11,7 @@ use crate::setup::Setup;
 use crate::verdict::Verdict;
 use crate::why::{Lacks, Why};
 use mrtr_sim::client::Client;
-use mrtr_sim::moves::Move;
+use mrtr_sim::moves::{Answers, Edit, Move, Target, Ticket as Sends};
 use mrtr_sim::protocol::Capabilities;
 use mrtr_wire::{Outcome, Reply, Ticket};
 use serde::Serialize;
@@ -680,93 +680,95 @@ impl Run {
                 return Ok(None);
             }
         };
-        let lines: Vec<Send> = match by {
-            Move::Honest => Vec::new(),
-            // The edits of the ticket: each in the ticket's own shape, or not tested with why.
-            Move::TamperByte => edit(ticket.byte_edits(), Lacks::Character)?
-                .into_iter()
-                .map(|e| with(Some(e.into()), &answers, &mut client))
-                .collect(),
-            Move::TamperTag => edit(ticket.tag_edits(), Lacks::Tag)?
-                .into_iter()
-                .map(|e| with(Some(e.into()), &answers, &mut client))
-                .collect(),
-            Move::DropTag => edit(ticket.without_tag(), Lacks::Tag)?
-                .into_iter()
-                .map(|e| with(Some(e.into()), &answers, &mut client))
-                .collect(),
-            Move::EditPayload => edit(ticket.payload_edits(), Lacks::Payload)?
-                .into_iter()
-                .map(|e| with(Some(e.into()), &answers, &mut client))
-                .collect(),
-            Move::ResignOtherKey => edit(ticket.resigned(), Lacks::PayloadAndTag)?
-                .into_iter()
-                .map(|f| with(Some(f.into()), &answers, &mut client))
-                .collect(),
-            Move::SpliceTag => {
-                let others: Vec<Ticket> = self.others.iter().map(|t| Ticket::read(t)).collect();
-                let spliced = others.iter().rev().map(|other| ticket.with_tag_of(other)).find(|s| !s.is_empty());
-                let spliced = match (spliced, ticket.has_tag()) {
-                    (Some(spliced), _) => spliced,
-                    (None, false) => return Err(unfit(Lacks::Tag)),
-                    (None, true) => return Err(Verdict::NotTested { why: Why::SameTicketEverywhere }),
-                };
-                spliced.into_iter().map(|e| with(Some(e.into()), &answers, &mut client)).collect()
-            }
-            // Claims the server never wrote, in the shape it writes them.
-            Move::UnaskedTicket => edit(ticket.forgeries(), Lacks::Forgery)?
-                .into_iter()
-                .map(|f| with(Some(f.into()), &answers, &mut client))
-                .collect(),
-            Move::Hello | Move::Huge | Move::Empty => {
-                let state = match by {
-                    Move::Hello => "hello".to_owned(),
-                    Move::Huge => "A".repeat(1_000_000),
-                    _ => String::new(),
-                };
-                self.absent_first = true;
-                vec![with(None, &answers, &mut client), with(Some(state.into()), &answers, &mut client)]
-            }
-            Move::Reencode => edit(ticket.reencoded(), Lacks::Spelling)?
-                .into_iter()
-                .map(|e| with(Some(e.into()), &answers, &mut client))
-                .collect(),
-            Move::OtherPrincipal => {
-                let mut send = with(Some(own.clone().into()), &answers, &mut client);
-                send.bearer = self.setup.tokens.second.clone();
-                vec![send]
-            }
-            Move::TooLate => {
-                let wait_ms = self.wait_for_expiry(&ticket)?;
-                vec![Send { wait_ms, ..with(Some(own.clone().into()), &answers, &mut client) }]
-            }
-            Move::OtherArguments | Move::OtherTool | Move::OtherMethod => {
-                let target = self
-                    .target
-                    .clone()
-                    .ok_or(Verdict::Inconclusive { why: Why::OutOfTurn("an attack before its target") })?;
-                let mut message = self.target_call.clone().unwrap_or_default();
-                message["id"] = client.next_id().into();
-                if let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) {
-                    params.insert("inputResponses".into(), Value::Object(target.answers));
-                    params.insert("requestState".into(), own.clone().into());
-                }
-                vec![Send { message, bearer: bearer.clone(), wait_ms: 0 }]
-            }
-            Move::SendTwice => {
-                // The second under a new id: a server that refuses a repeated id would otherwise
-                // pass for one that remembers its tickets.
-                let send = with(present.clone(), &answers, &mut client);
-                vec![send, with(present.clone(), &answers, &mut client)]
-            }
-            Move::FirstTicket => vec![with(Some(own.clone().into()), &answers, &mut client)],
-            Move::DropTicket => vec![with(None, &answers, &mut client)],
-            Move::NotAString | Move::PrefillAnswer | Move::ChangeAnswer => {
+        if by == Move::Honest {
+            self.client = client;
+            return Ok(None);
+        }
+        // What the move sends, as the lab's table says; built here from the server's ticket, in
+        // its shape, and from the rounds this flow played.
+        let sends = by.sends();
+        let latest = match sends.ticket {
+            // An earlier round's ticket goes with the latest round's answers.
+            Sends::Earlier => self.round2.clone().map(|r| r.answers).unwrap_or_default(),
+            _ => answers.clone(),
+        };
+        let answers = match sends.answers {
+            Answers::Given => latest,
+            Answers::Absent | Answers::Yes | Answers::Flipped => {
                 return Err(Verdict::NotTested { why: Why::NotAProbeAttack })
             }
         };
+        // Each ticket to send: several for an edit (each in a spelling the server may use).
+        let states: Vec<Option<Value>> = match sends.ticket {
+            // The flow's ticket, or none where its round handed out none.
+            Sends::Same | Sends::Earlier => vec![present.clone()],
+            Sends::Absent => vec![None],
+            Sends::Text(text) => vec![Some(text.into())],
+            Sends::Huge => vec![Some("A".repeat(1_000_000).into())],
+            Sends::NotAString => return Err(Verdict::NotTested { why: Why::NotAProbeAttack }),
+            Sends::Edited(kind) => {
+                let (edits, lacks) = match kind {
+                    Edit::Byte => (ticket.byte_edits(), Lacks::Character),
+                    Edit::Tag => (ticket.tag_edits(), Lacks::Tag),
+                    Edit::DropTag => (ticket.without_tag(), Lacks::Tag),
+                    Edit::Payload => (ticket.payload_edits(), Lacks::Payload),
+                    Edit::Resign => (ticket.resigned(), Lacks::PayloadAndTag),
+                    Edit::Reencode => (ticket.reencoded(), Lacks::Spelling),
+                    // Claims the server never wrote, in the shape it writes them.
+                    Edit::Forged => (ticket.forgeries(), Lacks::Forgery),
+                    Edit::Splice => {
+                        let others: Vec<Ticket> = self.others.iter().map(|t| Ticket::read(t)).collect();
+                        let spliced =
+                            others.iter().rev().map(|other| ticket.with_tag_of(other)).find(|s| !s.is_empty());
+                        match (spliced, ticket.has_tag()) {
+                            (Some(spliced), _) => (spliced, Lacks::Tag),
+                            (None, false) => return Err(unfit(Lacks::Tag)),
+                            (None, true) => return Err(Verdict::NotTested { why: Why::SameTicketEverywhere }),
+                        }
+                    }
+                };
+                edit(edits, lacks)?.into_iter().map(|e| Some(e.into())).collect()
+            }
+        };
+        self.queue.clear();
+        // A value in the ticket's place is first shown beside no ticket at all.
+        if matches!(sends.ticket, Sends::Text(_) | Sends::Huge) {
+            self.absent_first = true;
+            self.queue.push_back(with(None, &answers, &mut client));
+        }
+        let wait_ms = if sends.late { self.wait_for_expiry(&ticket)? } else { 0 };
+        let bearer = if sends.other_principal { self.setup.tokens.second.clone() } else { bearer.clone() };
+        for state in states {
+            let mut send = match sends.target {
+                Target::Same => with(state, &answers, &mut client),
+                Target::OtherArguments | Target::OtherTool | Target::OtherMethod => {
+                    // The target's own call and answers, from its control, with this ticket.
+                    let target = self
+                        .target
+                        .clone()
+                        .ok_or(Verdict::Inconclusive { why: Why::OutOfTurn("an attack before its target") })?;
+                    let mut message = self.target_call.clone().unwrap_or_default();
+                    message["id"] = client.next_id().into();
+                    if let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) {
+                        params.insert("inputResponses".into(), Value::Object(target.answers));
+                        if let Some(state) = state {
+                            params.insert("requestState".into(), state);
+                        }
+                    }
+                    Send { message, bearer: None, wait_ms: 0 }
+                }
+            };
+            send.bearer = bearer.clone();
+            send.wait_ms = wait_ms;
+            // Sent twice under new ids: a server that refuses a repeated id would otherwise
+            // pass for one that remembers its tickets.
+            if sends.twice {
+                self.queue.push_back(send.clone());
+                send.message["id"] = client.next_id().into();
+            }
+            self.queue.push_back(send);
+        }
         self.client = client;
-        self.queue = lines.into();
         Ok(None)
     }
 

@@ -3,15 +3,19 @@
 //! Each move starts from one [`Situation`]: the first call, the `input_required` answer with
 //! its ticket, and the person's answers. Every move is a separate attempt on that ticket, at
 //! its own time on the clock. What each move is called and shows is one table (below); what it
-//! sends is [`Situation::attempt`]; how it mangles a ticket is `forgery.rs`.
+//! sends is another, as values ([`Move::sends`]), which the lab builds into lines with
+//! [`Situation::attempt`] and the probe with a server's tickets; how it mangles a ticket is
+//! `forgery.rs`.
 
 mod forgery;
+mod sends;
 mod situation;
 
 pub use forgery::{
     edited_keeping_tag, flip_char_at, flip_one_char, flip_tag_char, forged_with_attacker_key, reencoded,
     resign_with_attacker_key, with_tag_of, without_tag,
 };
+pub use sends::{Answers, Edit, Sends, Target, Ticket};
 pub use situation::{Attempt, OwnAttempt, Situation};
 
 use serde::{Deserialize, Serialize};
@@ -46,7 +50,7 @@ pub enum Move {
     Hello,
     /// Send the answers without the ticket.
     DropTicket,
-    /// A first call carrying a ticket the server never issued.
+    /// A request carrying a ticket the server never issued (made-up claims), with the answers.
     UnaskedTicket,
     /// A first call with the answer already filled in, and no ticket.
     PrefillAnswer,
@@ -163,7 +167,7 @@ const ROWS: [Row; 23] = [
     Row {
         id: "unasked-ticket",
         title: "Ticket nobody asked for",
-        what: "A first call carrying a ticket the client made up, signed (or sealed) with its own key.",
+        what: "A request carrying a ticket the client made up, signed (or sealed) with its own key, and the person's answers: claims the server never wrote.",
         at_s: 0,
     },
     Row {

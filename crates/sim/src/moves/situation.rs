@@ -4,6 +4,7 @@ use super::forgery::{
     edited_keeping_tag, flip_one_char, flip_tag_char, forged_with_attacker_key, made_up_claims, reencoded, with_tag_of,
     without_tag,
 };
+use super::sends::{Answers, Edit, Target, Ticket};
 use super::Move;
 use crate::client::Client;
 use crate::cluster::Replica;
@@ -112,68 +113,66 @@ impl Situation {
     /// The attempt a move makes, at its default time.
     pub fn attempt(&self, by: Move, client: &mut Client) -> Attempt {
         let at_ms = self.minted_at.saturating_add(by.default_at_s() * 1_000);
-        let bob = client.bearer.clone();
-        let retry = |client: &mut Client, answers: Map<String, Value>, ticket: Option<&str>| {
-            jsonrpc::line(&client.retry(&self.first, answers, ticket))
-        };
-        let line = match by {
-            Move::Honest | Move::SendTwice | Move::OtherPrincipal | Move::TooLate => self.honest_line.clone(),
-            Move::TamperByte => retry(client, self.answers.clone(), Some(&flip_one_char(&self.ticket))),
-            Move::EditPayload => retry(client, self.answers.clone(), Some(&self.edited(false))),
-            Move::ResignOtherKey => retry(client, self.answers.clone(), Some(&self.edited(true))),
-            Move::Reencode => retry(client, self.answers.clone(), Some(&reencoded(&self.ticket))),
-            Move::OtherArguments => {
-                let mut message = serde_json::from_str::<Value>(&self.honest_line).unwrap_or_default();
-                message["id"] = client.next_id().into();
-                message["params"]["arguments"] = self.other_arguments.clone();
-                jsonrpc::line(&message)
-            }
-            Move::OtherTool => self.elsewhere(client, "tools/call", self.other_tool.clone()),
-            Move::OtherMethod => {
-                self.elsewhere(client, "prompts/get", json!({"name": "release_notes", "arguments": {"version": "2.0"}}))
-            }
-            Move::Hello => retry(client, self.answers.clone(), Some("hello")),
-            Move::TamperTag => retry(client, self.answers.clone(), Some(&flip_tag_char(&self.ticket))),
-            Move::DropTag => retry(client, self.answers.clone(), Some(without_tag(&self.ticket))),
-            Move::SpliceTag => {
-                let other = self.other_ticket.as_deref().unwrap_or(&self.first_ticket);
-                retry(client, self.answers.clone(), Some(&with_tag_of(&self.ticket, other)))
-            }
-            Move::NotAString | Move::Huge | Move::Empty => {
-                let mut message = client.retry(&self.first, self.answers.clone(), None);
-                message["params"]["requestState"] = match by {
-                    Move::NotAString => 1.into(),
-                    Move::Huge => "A".repeat(1_000_000).into(),
-                    _ => "".into(),
-                };
-                jsonrpc::line(&message)
-            }
-            Move::FirstTicket => retry(client, self.answers.clone(), Some(&self.first_ticket)),
-            Move::DropTicket => retry(client, self.answers.clone(), None),
-            Move::UnaskedTicket => {
-                let mut first = self.first.clone();
-                first["id"] = client.next_id().into();
-                first["params"]["requestState"] = self.edited(true).into();
-                jsonrpc::line(&first)
-            }
-            Move::PrefillAnswer => {
-                let mut first = self.first.clone();
-                first["id"] = client.next_id().into();
-                first["params"]["inputResponses"] = Value::Object(self.yes());
-                jsonrpc::line(&first)
-            }
-            Move::ChangeAnswer => {
+        let sends = by.sends();
+        let bearer = if sends.other_principal { "alice-token".to_owned() } else { client.bearer.clone() };
+        if sends.is_honest_line() {
+            return Attempt { by, at_ms, bearer, line: self.honest_line.clone() };
+        }
+        let answers = match sends.answers {
+            Answers::Given => self.answers.clone(),
+            Answers::Absent => Map::new(),
+            Answers::Yes => self.yes(),
+            Answers::Flipped => {
                 let accepted = self.answers.values().all(|a| a.get("action").and_then(Value::as_str) == Some("accept"));
-                let flipped = if accepted {
+                if accepted {
                     self.answers.keys().map(|k| (k.clone(), json!({"action": "decline"}))).collect()
                 } else {
                     self.yes()
-                };
-                retry(client, flipped, Some(&self.ticket))
+                }
             }
         };
-        let bearer = if by == Move::OtherPrincipal { "alice-token".to_owned() } else { bob };
-        Attempt { by, at_ms, bearer, line }
+        let ticket: Option<Value> = match sends.ticket {
+            Ticket::Same => Some(self.ticket.clone().into()),
+            Ticket::Absent => None,
+            Ticket::Earlier => Some(self.first_ticket.clone().into()),
+            Ticket::Text(text) => Some(text.into()),
+            Ticket::NotAString => Some(1.into()),
+            Ticket::Huge => Some("A".repeat(1_000_000).into()),
+            Ticket::Edited(edit) => Some(self.edit(edit).into()),
+        };
+        let mut message = match sends.target {
+            Target::Same => client.retry(&self.first, answers, None),
+            Target::OtherArguments => {
+                let mut message = client.retry(&self.first, answers, None);
+                message["params"]["arguments"] = self.other_arguments.clone();
+                message
+            }
+            Target::OtherTool => self.elsewhere(client, "tools/call", self.other_tool.clone(), answers),
+            Target::OtherMethod => self.elsewhere(
+                client,
+                "prompts/get",
+                json!({"name": "release_notes", "arguments": {"version": "2.0"}}),
+                answers,
+            ),
+        };
+        if let Some(ticket) = ticket {
+            message["params"]["requestState"] = ticket;
+        }
+        Attempt { by, at_ms, bearer, line: jsonrpc::line(&message) }
+    }
+
+    /// The ticket as `edit` changes it.
+    fn edit(&self, edit: Edit) -> String {
+        match edit {
+            Edit::Byte => flip_one_char(&self.ticket),
+            Edit::Tag => flip_tag_char(&self.ticket),
+            Edit::DropTag => without_tag(&self.ticket).to_owned(),
+            Edit::Splice => with_tag_of(&self.ticket, self.other_ticket.as_deref().unwrap_or(&self.first_ticket)),
+            Edit::Payload => self.edited(false),
+            Edit::Resign => self.edited(true),
+            Edit::Reencode => reencoded(&self.ticket),
+            Edit::Forged => forged_with_attacker_key(&self.ticket, &made_up_claims()),
+        }
     }
 
     /// The student's own attempt: the request they wrote, or the honest retry with the
@@ -198,11 +197,10 @@ impl Situation {
         }
     }
 
-    fn elsewhere(&self, client: &mut Client, method: &str, params: Value) -> String {
+    fn elsewhere(&self, client: &mut Client, method: &str, params: Value, answers: Map<String, Value>) -> Value {
         let mut message = client.request(method, params);
-        message["params"]["inputResponses"] = Value::Object(self.answers.clone());
-        message["params"]["requestState"] = self.ticket.clone().into();
-        jsonrpc::line(&message)
+        message["params"]["inputResponses"] = Value::Object(answers);
+        message
     }
 
     /// The ticket with its most tempting payload value changed (claims made up where the
