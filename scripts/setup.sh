@@ -20,14 +20,15 @@ PURPOSE=${1:-all}
 has_version() { command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -qwF "$2"; }
 
 # 1. Debian: headless Chromium and the matching ChromeDriver, Redis for the replicas' shared
-#    record of used tickets and redis-sentinel for its Sentinel tests, and openssl for the test
-#    certificates of the probe's https and the record's TLS (tests only).
+#    record of used tickets and redis-sentinel for its Sentinel tests, openssl for the test
+#    certificates of the probe's https and the record's TLS, and PostgreSQL for the class
+#    server's tests on it (tests only).
 if [ "$PURPOSE" = all ] && { ! command -v chromedriver >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1 ||
   ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-sentinel >/dev/null 2>&1 ||
-  ! command -v openssl >/dev/null 2>&1; }; then
+  ! command -v openssl >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; }; then
   step apt-get update -qq
   step env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium chromium-driver \
-    redis-server redis-sentinel openssl
+    redis-server redis-sentinel openssl postgresql
 fi
 
 # 2. The wasm target.

@@ -38,7 +38,14 @@ step cargo machete
 # Native tests (the replicas' test needs Redis here, not skipped), then the known-answer
 # vectors through the independent Python implementation.
 export MRTR_REQUIRE_REDIS=1
+# A throwaway PostgreSQL for the class server's tests on it (crates/cli/tests/class.rs).
+PG_DIR=$ROOT/target/postgres
+MRTR_TEST_POSTGRES=$(bash scripts/postgres.sh start "$PG_DIR")
+export MRTR_TEST_POSTGRES
+trap 'bash scripts/postgres.sh stop "$PG_DIR"; summary' EXIT
 step cargo test --workspace --locked --features mrtr/careless
+bash scripts/postgres.sh stop "$PG_DIR"
+trap summary EXIT
 step python3 tests/test_vectors.py
 # 100,000 doubles of every exponent: the codec's canonical numbers and digests, as Python's.
 step bash -c 'cargo run -q --locked -p mrtr-ticket --example doubles -- 100000 | python3 tests/test_doubles.py'

@@ -20,6 +20,7 @@
 
 pub mod bench;
 pub mod call;
+pub mod class;
 pub mod http;
 pub mod lint;
 pub mod log;

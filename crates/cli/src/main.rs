@@ -1,9 +1,9 @@
 //! The `mrtr` command: `mrtr sim`, `mrtr serve`, `mrtr call`, `mrtr bench`, `mrtr probe`,
-//! `mrtr lint`.
+//! `mrtr lint`, `mrtr class`.
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
-use mrtr::{bench, call, lint, probe, serve, sim};
+use mrtr::{bench, call, class, lint, probe, serve, sim};
 use std::process::ExitCode;
 
 /// Every request's JSON values and strings live for microseconds: mimalloc serves them with a
@@ -34,6 +34,9 @@ enum Command {
     /// Read a transcript (HAR, a log, JSON-RPC lines): each operation's rounds, and what
     /// breaks the MRTR page.
     Lint(lint::LintArgs),
+    /// Run a class: students join with a code, their progress is verified by replaying it,
+    /// and the instructor sees it live.
+    Class(class::ClassArgs),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         Command::Call(args) => runtime().and_then(|rt| rt.block_on(call::run(args))),
         Command::Probe(args) => runtime().and_then(|rt| rt.block_on(probe::run(args))),
         Command::Lint(args) => Ok(lint::run(&args)),
+        Command::Class(args) => runtime().and_then(|rt| rt.block_on(class::run(args))).map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => runtime().and_then(|rt| rt.block_on(bench::run(args))).map(|()| ExitCode::SUCCESS),
     };
     // Said the way clap says a bad argument: the sentence, then exit code 2.

@@ -13,26 +13,39 @@
 //! ```
 #![deny(missing_docs)]
 
+#[cfg(feature = "app")]
 pub mod browser;
 pub mod class;
+#[cfg(feature = "app")]
 pub mod components;
+#[cfg(feature = "app")]
 pub mod diagrams;
+#[cfg(feature = "app")]
 pub mod element;
+#[cfg(feature = "app")]
 pub mod embed;
+#[cfg(feature = "app")]
 pub mod host;
+#[cfg(feature = "app")]
 pub mod page;
+#[cfg(feature = "app")]
 pub mod panic;
+#[cfg(feature = "app")]
 pub mod progress;
 pub mod setup;
 pub mod share;
 pub mod state;
+#[cfg(feature = "app")]
 pub mod ticket_widget;
 
+#[cfg(feature = "app")]
 pub mod view;
 
+#[cfg(feature = "app")]
 /// The id of the element the lab's page and the iframe draw the app in (index.html).
 pub const APP_ROOT: &str = "mrtr-lab-app";
 
+#[cfg(feature = "app")]
 /// Starts what the page asks for, after installing the panic hook, in the page's
 /// [`APP_ROOT`]: the iframe lab on `embed.html`, the whole lab on a page whose body says
 /// `data-mrtr-lab="page"` (index.html), and nothing on other pages: there `<mrtr-lab>`

@@ -54,7 +54,11 @@ pub fn challenges(props: &Props) -> Html {
             let mut next = (*done).clone();
             for c in CHALLENGES {
                 if c.achieved(&lab.run, lab.mode) && mark(&mut next, c.id) {
-                    emit.emit(LabEvent::Challenge { id: c.id, goal: c.goal });
+                    emit.emit(LabEvent::Challenge {
+                        id: c.id,
+                        goal: c.goal,
+                        situation: crate::share::to_fragment(lab),
+                    });
                 }
             }
             if next != *done {

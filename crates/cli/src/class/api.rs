@@ -1,0 +1,404 @@
+//! The class server's JSON API: students join and claim challenges, the instructor reads the
+//! class, exports it, changes its settings and resets the room. Every refusal is a status and
+//! a sentence; nothing a page sends is believed without a check.
+
+use super::evidence::{self, MAX_SITUATION};
+use super::export;
+use super::live::Live;
+use super::store::{Completion, Seat, Store};
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use mrtr_lab::class::Class;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The longest display name kept.
+pub const MAX_NAME: usize = 40;
+/// The most seats a class takes: a flood of joins stops here.
+pub const MAX_SEATS: i64 = 1_000;
+/// The longest xAPI statement kept.
+pub const MAX_STATEMENT: usize = 16 * 1024;
+
+/// What every handler shares.
+#[derive(Debug)]
+pub struct ClassState {
+    /// The records.
+    pub store: Store,
+    /// The class's code.
+    pub code: String,
+    /// Every open page.
+    pub live: Live,
+}
+
+type Shared = State<Arc<ClassState>>;
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+/// A refusal: the status and one sentence, as JSON.
+pub fn refuse(status: StatusCode, why: impl std::fmt::Display) -> Response {
+    (status, Json(json!({ "error": why.to_string() }))).into_response()
+}
+
+fn failed(why: String) -> Response {
+    tracing::error!(target: "mrtr::class", "{why}");
+    refuse(StatusCode::SERVICE_UNAVAILABLE, "the class database did not answer; nothing was recorded, try again")
+}
+
+fn sha256(text: &str) -> String {
+    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn random_hex(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).unwrap_or_else(|_| unreachable!("the system's random source"));
+    buf.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A new instructor token (printed at start).
+pub fn new_token() -> String {
+    random_hex(16)
+}
+
+/// The class's settings, read as a lesson's meta element writes them.
+pub fn settings_of(text: &str) -> Class {
+    let pairs: HashMap<String, String> = text
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
+        .collect();
+    Class::read(&mut |name| pairs.get(name).cloned())
+}
+
+fn bearer<'a>(headers: &'a HeaderMap, query: &'a HashMap<String, String>) -> Option<&'a str> {
+    let header = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+    header.and_then(|h| mrtr_wire::bearer::token(h).ok()).or_else(|| query.get("token").map(String::as_str))
+}
+
+/// The seat a student's secret holds, or the refusal.
+async fn seated(state: &ClassState, headers: &HeaderMap, query: &HashMap<String, String>) -> Result<Seat, Response> {
+    let Some(secret) = bearer(headers, query) else {
+        return Err(refuse(StatusCode::UNAUTHORIZED, "join the class first: no seat secret came with this request"));
+    };
+    match state.store.seat_by_secret(&state.code, &sha256(secret)).await {
+        Ok(Some(seat)) => Ok(seat),
+        Ok(None) => Err(refuse(StatusCode::UNAUTHORIZED, "this seat secret holds no seat in this class: join again")),
+        Err(why) => Err(failed(why)),
+    }
+}
+
+/// The instructor, or the refusal.
+async fn instructor(state: &ClassState, headers: &HeaderMap, query: &HashMap<String, String>) -> Result<i64, Response> {
+    let class = match state.store.find_class(&state.code).await {
+        Ok(Some(class)) => class,
+        Ok(None) => return Err(refuse(StatusCode::NOT_FOUND, "no such class")),
+        Err(why) => return Err(failed(why)),
+    };
+    match bearer(headers, query) {
+        Some(token) if constant_time_eq(token, &class.instructor_token) => Ok(class.generation),
+        _ => Err(refuse(
+            StatusCode::UNAUTHORIZED,
+            "the instructor's token (printed when the class server started) is needed",
+        )),
+    }
+}
+
+fn constant_time_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// `POST /api/join {"class", "name"}`: a seat and its secret.
+#[derive(Debug, Deserialize)]
+pub struct Join {
+    class: String,
+    name: String,
+}
+
+/// Seats a student.
+pub async fn join(State(state): Shared, Json(join): Json<Join>) -> Response {
+    if !join.class.trim().eq_ignore_ascii_case(&state.code) {
+        return refuse(
+            StatusCode::NOT_FOUND,
+            format!("no class has the code {:?}", mrtr_sim::text::clip(join.class, 20)),
+        );
+    }
+    let name: String = join.name.trim().chars().filter(|c| !c.is_control()).collect();
+    if name.is_empty() || name.chars().count() > MAX_NAME {
+        return refuse(StatusCode::BAD_REQUEST, format!("a display name has 1 to {MAX_NAME} characters"));
+    }
+    match state.store.seat_count(&state.code).await {
+        Ok(count) if count >= MAX_SEATS => {
+            return refuse(StatusCode::TOO_MANY_REQUESTS, format!("the class is full ({MAX_SEATS} seats)"))
+        }
+        Err(why) => return failed(why),
+        Ok(_) => {}
+    }
+    let secret = random_hex(24);
+    let seat = Seat { id: random_hex(8), name: name.clone(), joined_ms: now_ms() };
+    if let Err(why) = state.store.join(&state.code, &seat, &sha256(&secret)).await {
+        return failed(why);
+    }
+    state.live.tell("joined", json!({"seat": seat.id, "name": name}));
+    (StatusCode::CREATED, Json(json!({"seat": seat.id, "name": name, "secret": secret, "class": state.code})))
+        .into_response()
+}
+
+/// `POST /api/claim {"challenge", "situation"}`: a challenge met, checked by replaying it.
+#[derive(Debug, Deserialize)]
+pub struct Claim {
+    challenge: String,
+    situation: String,
+}
+
+/// Checks and records a claim.
+pub async fn claim(
+    State(state): Shared,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+    Json(claim): Json<Claim>,
+) -> Response {
+    let seat = match seated(&state, &headers, &query).await {
+        Ok(seat) => seat,
+        Err(refusal) => return refusal,
+    };
+    let class = match state.store.find_class(&state.code).await {
+        Ok(Some(class)) => class,
+        Ok(None) => return refuse(StatusCode::NOT_FOUND, "no such class"),
+        Err(why) => return failed(why),
+    };
+    if claim.situation.len() > MAX_SITUATION {
+        return refuse(StatusCode::PAYLOAD_TOO_LARGE, evidence::Refusal::TooLarge);
+    }
+    // The replay is CPU work of milliseconds: off the async threads.
+    let settings = class.settings.clone();
+    let (id, situation) = (claim.challenge.clone(), claim.situation.clone());
+    let checked = tokio::task::spawn_blocking(move || evidence::verify(&id, &situation, &settings_of(&settings))).await;
+    let checked = match checked {
+        Ok(checked) => checked,
+        Err(_) => return refuse(StatusCode::UNPROCESSABLE_ENTITY, "the situation could not be replayed"),
+    };
+    let at_ms = now_ms();
+    let challenge = mrtr_sim::text::clip(claim.challenge, 64);
+    if let Err(refusal) = checked {
+        let reason = refusal.to_string();
+        if let Err(why) = state.store.refuse(class.generation, &seat.id, &challenge, &reason, at_ms).await {
+            return failed(why);
+        }
+        state
+            .live
+            .tell("refused", json!({"seat": seat.id, "name": seat.name, "challenge": challenge, "reason": reason}));
+        return refuse(StatusCode::UNPROCESSABLE_ENTITY, format!("not recorded: {reason}"));
+    }
+    let done = Completion { seat: seat.id.clone(), challenge: challenge.clone(), situation: claim.situation, at_ms };
+    match state.store.complete(class.generation, &done).await {
+        Ok(true) => {
+            state
+                .live
+                .tell("completed", json!({"seat": seat.id, "name": seat.name, "challenge": challenge, "atMs": at_ms}));
+            Json(json!({"recorded": true, "challenge": challenge})).into_response()
+        }
+        Ok(false) => {
+            Json(json!({"recorded": false, "challenge": challenge, "why": "already recorded"})).into_response()
+        }
+        Err(why) => failed(why),
+    }
+}
+
+/// `POST /api/statements`: an xAPI statement the seat's lab emitted, kept.
+pub async fn statement(
+    State(state): Shared,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+    Json(body): Json<Value>,
+) -> Response {
+    let seat = match seated(&state, &headers, &query).await {
+        Ok(seat) => seat,
+        Err(refusal) => return refusal,
+    };
+    let text = body.to_string();
+    if text.len() > MAX_STATEMENT || !body.is_object() {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            format!("a statement is one JSON object of at most {MAX_STATEMENT} bytes"),
+        );
+    }
+    let generation = match state.store.find_class(&state.code).await {
+        Ok(Some(class)) => class.generation,
+        Ok(None) => return refuse(StatusCode::NOT_FOUND, "no such class"),
+        Err(why) => return failed(why),
+    };
+    match state.store.statement(generation, &seat.id, &text, now_ms()).await {
+        Ok(()) => (StatusCode::ACCEPTED, Json(json!({"kept": true}))).into_response(),
+        Err(why) => failed(why),
+    }
+}
+
+/// `GET /api/me`: the seat's own progress and the class's settings.
+pub async fn me(State(state): Shared, headers: HeaderMap, Query(query): Query<HashMap<String, String>>) -> Response {
+    let seat = match seated(&state, &headers, &query).await {
+        Ok(seat) => seat,
+        Err(refusal) => return refusal,
+    };
+    let Ok(Some(class)) = state.store.find_class(&state.code).await else {
+        return refuse(StatusCode::SERVICE_UNAVAILABLE, "the class database did not answer");
+    };
+    let done: Vec<String> = match state.store.completions(&state.code, class.generation).await {
+        Ok(all) => all.into_iter().filter(|c| c.seat == seat.id).map(|c| c.challenge).collect(),
+        Err(why) => return failed(why),
+    };
+    let challenges: Vec<&str> = mrtr_sim::challenges::CHALLENGES.iter().map(|c| c.id).collect();
+    Json(json!({"seat": seat.id, "name": seat.name, "class": state.code, "settings": class.settings,
+        "generation": class.generation, "done": done, "challenges": challenges}))
+    .into_response()
+}
+
+/// The class as the instructor sees it: students × challenges, and the common mistakes.
+pub async fn overview(state: &ClassState, generation: i64) -> Result<Value, String> {
+    let seats = state.store.seats(&state.code).await?;
+    let done = state.store.completions(&state.code, generation).await?;
+    let mistakes = state.store.refusal_counts(&state.code, generation).await?;
+    let statements = state.store.statement_count(&state.code, generation).await?;
+    let class = state.store.find_class(&state.code).await?.map(|c| c.settings).unwrap_or_default();
+    let challenges: Vec<&str> = mrtr_sim::challenges::CHALLENGES.iter().map(|c| c.id).collect();
+    let students: Vec<Value> = seats
+        .iter()
+        .map(|seat| {
+            let mine: serde_json::Map<String, Value> =
+                done.iter().filter(|c| c.seat == seat.id).map(|c| (c.challenge.clone(), json!(c.at_ms))).collect();
+            json!({"seat": seat.id, "name": seat.name, "joinedMs": seat.joined_ms, "done": mine})
+        })
+        .collect();
+    let mistakes: Vec<Value> = mistakes
+        .into_iter()
+        .map(|(challenge, reason, n)| json!({"challenge": challenge, "reason": reason, "count": n}))
+        .collect();
+    Ok(json!({"class": state.code, "settings": class, "generation": generation, "challenges": challenges,
+        "students": students, "mistakes": mistakes, "statements": statements}))
+}
+
+/// `GET /api/class`: the instructor's overview.
+pub async fn class(State(state): Shared, headers: HeaderMap, Query(query): Query<HashMap<String, String>>) -> Response {
+    let generation = match instructor(&state, &headers, &query).await {
+        Ok(generation) => generation,
+        Err(refusal) => return refusal,
+    };
+    match overview(&state, generation).await {
+        Ok(view) => Json(view).into_response(),
+        Err(why) => failed(why),
+    }
+}
+
+/// `GET /api/class.csv`: one row per student, one column per challenge (when met, ISO-8601).
+pub async fn csv(State(state): Shared, headers: HeaderMap, Query(query): Query<HashMap<String, String>>) -> Response {
+    let generation = match instructor(&state, &headers, &query).await {
+        Ok(generation) => generation,
+        Err(refusal) => return refusal,
+    };
+    let (seats, done) =
+        match (state.store.seats(&state.code).await, state.store.completions(&state.code, generation).await) {
+            (Ok(seats), Ok(done)) => (seats, done),
+            (Err(why), _) | (_, Err(why)) => return failed(why),
+        };
+    let body = export::csv(&seats, &done);
+    let name = format!(
+        "attachment; filename=\"{}-progress.csv\"",
+        state.code.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "_")
+    );
+    ([(header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()), (header::CONTENT_DISPOSITION, name)], body)
+        .into_response()
+}
+
+/// `GET /api/live`: the instructor's event stream of every change.
+pub async fn live(State(state): Shared, headers: HeaderMap, Query(query): Query<HashMap<String, String>>) -> Response {
+    if let Err(refusal) = instructor(&state, &headers, &query).await {
+        return refusal;
+    }
+    state.live.stream(|_| true).into_response()
+}
+
+/// `GET /api/seat-live`: a student's event stream (resets and settings).
+pub async fn seat_live(
+    State(state): Shared,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    if let Err(refusal) = seated(&state, &headers, &query).await {
+        return refusal;
+    }
+    state.live.stream(|change| matches!(change["type"].as_str(), Some("reset" | "settings"))).into_response()
+}
+
+/// `POST /api/reset {"confirm": CODE}`: a new generation; every open page is told.
+#[derive(Debug, Deserialize)]
+pub struct Reset {
+    confirm: String,
+}
+
+/// Resets the room once the instructor confirms with the class's code.
+pub async fn reset(
+    State(state): Shared,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+    Json(reset): Json<Reset>,
+) -> Response {
+    if let Err(refusal) = instructor(&state, &headers, &query).await {
+        return refusal;
+    }
+    if reset.confirm != state.code {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            format!("to reset the room, confirm with the class's code, {}", state.code),
+        );
+    }
+    match state.store.reset(&state.code).await {
+        Ok(generation) => {
+            state.live.tell("reset", json!({"generation": generation}));
+            Json(json!({"generation": generation, "archived": generation - 1})).into_response()
+        }
+        Err(why) => failed(why),
+    }
+}
+
+/// `POST /api/settings {"settings": "hide=hints,solutions&scenarios=voucher"}`.
+#[derive(Debug, Deserialize)]
+pub struct Settings {
+    settings: String,
+}
+
+/// Changes the class's settings; every open page is told.
+pub async fn settings(
+    State(state): Shared,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+    Json(new): Json<Settings>,
+) -> Response {
+    if let Err(refusal) = instructor(&state, &headers, &query).await {
+        return refusal;
+    }
+    let class = settings_of(&new.settings);
+    let mut parts = Vec::new();
+    let hidden: Vec<&str> = [("hints", class.hide_hints), ("solutions", class.hide_solutions)]
+        .into_iter()
+        .filter_map(|(name, on)| on.then_some(name))
+        .collect();
+    if !hidden.is_empty() {
+        parts.push(format!("hide={}", hidden.join(",")));
+    }
+    if let Some(ids) = &class.scenarios {
+        parts.push(format!("scenarios={}", ids.join(",")));
+    }
+    let text = parts.join("&");
+    match state.store.set_settings(&state.code, &text).await {
+        Ok(()) => {
+            state.live.tell("settings", json!({"settings": text}));
+            Json(json!({"settings": text})).into_response()
+        }
+        Err(why) => failed(why),
+    }
+}

@@ -1,0 +1,65 @@
+//! The class's progress as CSV, in the form spreadsheets open without asking: a header row,
+//! one row per student (in the order they joined), one column per challenge holding when it
+//! was met (ISO-8601, UTC) or nothing, and a count; RFC 4180 quoting, CRLF line ends, and a
+//! cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`) prefixed with `'`.
+//!
+//! ```
+//! use mrtr::class::export::csv;
+//! use mrtr::class::store::{Completion, Seat};
+//! let seats = vec![Seat { id: "s1".into(), name: "=Ada, \"A\"".into(), joined_ms: 0 }];
+//! let done = vec![Completion { seat: "s1".into(), challenge: "redeem-twice".into(), situation: String::new(), at_ms: 1_767_225_600_000 }];
+//! let text = csv(&seats, &done);
+//! assert!(text.starts_with("name,joined,charge-less,redeem-twice,"));
+//! assert!(text.contains("\"'=Ada, \"\"A\"\"\",1970-01-01T00:00:00Z,,2026-01-01T00:00:00Z,"));
+//! ```
+
+use super::store::{Completion, Seat};
+use mrtr_sim::challenges::CHALLENGES;
+
+/// The CSV text.
+pub fn csv(seats: &[Seat], done: &[Completion]) -> String {
+    let mut out = String::new();
+    let mut header = vec!["name".to_owned(), "joined".to_owned()];
+    header.extend(CHALLENGES.iter().map(|c| c.id.to_owned()));
+    header.push("met".to_owned());
+    line(&mut out, &header);
+    for seat in seats {
+        let mut row = vec![seat.name.clone(), iso(seat.joined_ms)];
+        let mut met = 0;
+        for challenge in CHALLENGES {
+            match done.iter().find(|c| c.seat == seat.id && c.challenge == challenge.id) {
+                Some(c) => {
+                    met += 1;
+                    row.push(iso(c.at_ms));
+                }
+                None => row.push(String::new()),
+            }
+        }
+        row.push(met.to_string());
+        line(&mut out, &row);
+    }
+    out
+}
+
+fn line(out: &mut String, cells: &[String]) {
+    let cells: Vec<String> = cells.iter().map(|c| cell(c)).collect();
+    out.push_str(&cells.join(","));
+    out.push_str("\r\n");
+}
+
+fn cell(text: &str) -> String {
+    let text = if text.starts_with(['=', '+', '-', '@']) { format!("'{text}") } else { text.to_owned() };
+    if text.contains([',', '"', '\r', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text
+    }
+}
+
+/// Milliseconds since the epoch as ISO-8601 UTC, to the second.
+fn iso(ms: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))
+        .ok()
+        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
+        .unwrap_or_default()
+}

@@ -1,0 +1,127 @@
+//! `mrtr class serve`: one command runs a class on one machine.
+//!
+//! Students open the printed address, join with the class code and a display name (a secret
+//! kept in their browser holds the seat), and play the lab with the class's settings baked
+//! in. When the lab says a challenge is met, the page sends the situation, and the server
+//! replays it with the lab's own simulation before it records anything ([`evidence`]). The
+//! instructor signs in with the token printed at start: a live table of students ×
+//! challenges, the common mistakes, the settings, a CSV export, a room reset. Records live in
+//! SQLite (a file) or PostgreSQL ([`store`]), and survive a restart.
+//!
+//! ```text
+//! mrtr class serve --class CS-101                       # http://127.0.0.1:8090/, class.db
+//! mrtr class serve --class CS-101 --db postgres://u@host/class --addr 0.0.0.0:8090 --host lab.school.example
+//! ```
+
+pub mod api;
+pub mod evidence;
+pub mod export;
+pub mod live;
+mod pages;
+pub mod store;
+
+use api::ClassState;
+use axum::routing::{get, post};
+use axum::Router;
+use clap::{Args, Subcommand};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tower_http::limit::RequestBodyLimitLayer;
+
+/// The largest request body: a situation (64 KB) with room for its JSON.
+const MAX_BODY: usize = 128 * 1024;
+
+/// `mrtr class …`.
+#[derive(Debug, Args)]
+pub struct ClassArgs {
+    #[command(subcommand)]
+    command: ClassCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum ClassCommand {
+    /// Serve a class: the lab for students, a live view for the instructor.
+    Serve(ServeArgs),
+}
+
+/// `mrtr class serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The class's code, which students type to join.
+    #[arg(long, default_value = "CLASS")]
+    class: String,
+    /// Where to listen.
+    #[arg(long, default_value = "127.0.0.1:8090")]
+    addr: SocketAddr,
+    /// The database: a SQLite file (`sqlite://class.db`) or PostgreSQL (`postgres://…`).
+    #[arg(long, default_value = "sqlite://class.db")]
+    db: String,
+    /// Settings for a new class, as a lesson's meta element writes them
+    /// (`hide=hints,solutions&scenarios=voucher,deploy`). The instructor's page changes them.
+    #[arg(long, default_value = "")]
+    settings: String,
+    /// The built lab to serve (scripts/build.sh writes it).
+    #[arg(long, default_value = "dist")]
+    dist: PathBuf,
+}
+
+/// Runs `mrtr class …`.
+pub async fn run(args: ClassArgs) -> Result<(), String> {
+    match args.command {
+        ClassCommand::Serve(args) => serve(args).await,
+    }
+}
+
+async fn serve(args: ServeArgs) -> Result<(), String> {
+    let code = args.class.trim().to_owned();
+    if code.is_empty()
+        || code.len() > mrtr_lab::class::MAX_CODE_LEN
+        || !code.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    {
+        return Err("--class: a class code is 1 to 64 letters, digits and dashes".into());
+    }
+    if !args.dist.join("embed.html").is_file() {
+        return Err(format!(
+            "{}: no built lab here (embed.html); run scripts/build.sh first, or give --dist",
+            args.dist.display()
+        ));
+    }
+    let store = store::Store::open(&args.db).await?;
+    let now =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0);
+    let class = store.class(&code, &args.settings, &api::new_token(), now).await?;
+    let state = Arc::new(ClassState { store, code: class.code.clone(), live: live::Live::default() });
+    let listener = tokio::net::TcpListener::bind(args.addr).await.map_err(|e| format!("{}: {e}", args.addr))?;
+    let bound = listener.local_addr().map_err(|e| e.to_string())?;
+    println!("class {} on http://{bound}/ (students join with the code {})", class.code, class.code);
+    println!("instructor: http://{bound}/instructor#token={}", class.instructor_token);
+    println!("records: {}", args.db);
+    let router = router(state, &args.dist);
+    let stop = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    crate::http::serve_on(listener, router, stop).await.map_err(|e| e.to_string())
+}
+
+/// The class server's routes.
+pub fn router(state: Arc<ClassState>, dist: &std::path::Path) -> Router {
+    let api = Router::new()
+        .route("/api/join", post(api::join))
+        .route("/api/claim", post(api::claim))
+        .route("/api/statements", post(api::statement))
+        .route("/api/me", get(api::me))
+        .route("/api/seat-live", get(api::seat_live))
+        .route("/api/class", get(api::class))
+        .route("/api/class.csv", get(api::csv))
+        .route("/api/live", get(api::live))
+        .route("/api/reset", post(api::reset))
+        .route("/api/settings", post(api::settings))
+        .route("/", get(pages::join))
+        .route("/lab", get(pages::lab))
+        .route("/instructor", get(pages::instructor))
+        .route("/class.js", get(pages::class_js))
+        .route("/instructor.js", get(pages::instructor_js))
+        .with_state(state);
+    api.nest_service("/app", tower_http::services::ServeDir::new(dist)).layer(RequestBodyLimitLayer::new(MAX_BODY))
+}

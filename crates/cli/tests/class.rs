@@ -1,0 +1,272 @@
+//! `mrtr class serve` with a class of 30: every student joins and meets challenges at once,
+//! the instructor's live stream hears each completion, the CSV holds exactly what happened,
+//! forged, garbled and impossible claims are refused with their reasons, a replayed claim
+//! counts once, a room reset starts over (the old progress archived) and tells every open
+//! page, and a restart loses nothing. On SQLite (a file), and on PostgreSQL where the test
+//! command started one (`MRTR_TEST_POSTGRES`).
+
+use mrtr::class::api::ClassState;
+use mrtr::class::live::Live;
+use mrtr::class::store::Store;
+use mrtr_lab::share;
+use mrtr_lab::state::{Action, Lab};
+use mrtr_sim::cluster::RecordMode;
+use mrtr_sim::moves::Move;
+use mrtr_ticket::Mode;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const STUDENTS: usize = 30;
+const CODE: &str = "CS-101";
+
+/// The situations a student's lab sends when it meets each challenge, made by playing the
+/// lab's own state as a student clicks.
+fn met(challenge: &str) -> String {
+    let lab = match challenge {
+        "charge-less" => {
+            Lab::open("buy-ticket").apply(Action::Protect(Mode::Unsigned)).apply(Action::Play(Move::EditPayload))
+        }
+        "redeem-twice" => {
+            Lab::open("voucher").apply(Action::Record(RecordMode::Off)).apply(Action::Play(Move::SendTwice))
+        }
+        other => panic!("no way to meet {other}"),
+    };
+    share::to_fragment(&lab)
+}
+
+struct Server {
+    url: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Server {
+    async fn start(db: &str, dist: &std::path::Path) -> (Server, String) {
+        let store = Store::open(db).await.expect("the database");
+        let class = store.class(CODE, "", "instructor-token-for-tests", 0).await.expect("the class");
+        let state = Arc::new(ClassState { store, code: CODE.into(), live: Live::default() });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
+        let url = format!("http://{}", listener.local_addr().expect("an address"));
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let router = mrtr::class::router(state, dist);
+        let task = tokio::spawn(async move {
+            let _ = mrtr::http::serve_on(listener, router, async {
+                let _ = stopped.await;
+            })
+            .await;
+        });
+        (Server { url, stop: Some(stop), task }, class.instructor_token)
+    }
+
+    async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let _ = self.task.await;
+    }
+}
+
+async fn post(client: &reqwest::Client, url: &str, secret: &str, body: Value) -> (u16, Value) {
+    let answer = client
+        .post(url)
+        .bearer_auth(secret)
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .expect("an answer");
+    let status = answer.status().as_u16();
+    (status, serde_json::from_str(&answer.text().await.unwrap_or_default()).unwrap_or(Value::Null))
+}
+
+async fn get(client: &reqwest::Client, url: &str, token: &str) -> (u16, String) {
+    let answer = client.get(url).bearer_auth(token).send().await.expect("an answer");
+    (answer.status().as_u16(), answer.text().await.unwrap_or_default())
+}
+
+/// Reads an event stream until `want` data lines came (or `within` passed).
+async fn hear(mut stream: reqwest::Response, want: usize, within: Duration) -> Vec<Value> {
+    let mut heard = Vec::new();
+    let mut text = String::new();
+    let deadline = Instant::now() + within;
+    while heard.len() < want && Instant::now() < deadline {
+        let Ok(Ok(Some(chunk))) = tokio::time::timeout(Duration::from_millis(200), stream.chunk()).await else {
+            continue;
+        };
+        text.push_str(&String::from_utf8_lossy(&chunk));
+        while let Some(end) = text.find("\n\n") {
+            let event: String = text.drain(..end + 2).collect();
+            for line in event.lines() {
+                if let Some(data) = line.strip_prefix("data:") {
+                    heard.extend(serde_json::from_str::<Value>(data.trim()).ok());
+                }
+            }
+        }
+    }
+    heard
+}
+
+async fn a_class_runs(db: &str) {
+    let dist = std::env::temp_dir().join(format!("mrtr-class-dist-{}", std::process::id()));
+    std::fs::create_dir_all(&dist).expect("a dist folder");
+    std::fs::write(dist.join("embed.html"), "<!doctype html><title>lab</title>").expect("embed.html");
+    let (server, token) = Server::start(db, &dist).await;
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(20)).build().expect("a client");
+    let live = client.get(format!("{}/api/live", server.url)).bearer_auth(&token).send().await.expect("the live view");
+    assert_eq!(live.status().as_u16(), 200);
+
+    // 30 students join and meet two challenges each, all at once.
+    let started = Instant::now();
+    let students = (0..STUDENTS).map(|i| {
+        let (client, url) = (client.clone(), server.url.clone());
+        tokio::spawn(async move {
+            let (status, seat) = post(
+                &client,
+                &format!("{url}/api/join"),
+                "",
+                json!({"class": CODE, "name": format!("Student {i:02}")}),
+            )
+            .await;
+            assert_eq!(status, 201, "{seat}");
+            let secret = seat["secret"].as_str().expect("a secret").to_owned();
+            for challenge in ["charge-less", "redeem-twice"] {
+                let claim = json!({"challenge": challenge, "situation": met(challenge)});
+                let (status, said) = post(&client, &format!("{url}/api/claim"), &secret, claim).await;
+                assert_eq!((status, &said["recorded"]), (200, &json!(true)), "{said}");
+            }
+            secret
+        })
+    });
+    let mut secrets = Vec::new();
+    for student in students {
+        secrets.push(student.await.expect("a student"));
+    }
+    let heard = hear(live, STUDENTS + 2 * STUDENTS, Duration::from_secs(10)).await;
+    let completions = heard.iter().filter(|c| c["type"] == "completed").count();
+    println!(
+        "{STUDENTS} students joined and met 2 challenges each in {:?}; the live view heard {completions}",
+        started.elapsed()
+    );
+    assert_eq!(completions, 2 * STUDENTS, "the live view hears every completion");
+
+    // What is not evidence is refused, with its reason, and recorded as a mistake.
+    let me = &secrets[0];
+    let claim = |challenge: &str, situation: &str| json!({"challenge": challenge, "situation": situation});
+    let refusals = [
+        (
+            claim("staging-to-prod", "s=deploy&m=edit-payload,resign,other-arguments,tamper-byte&p=signed"),
+            "does not meet",
+        ),
+        (claim("loop-forever", "s=greedy"), "does not meet"),
+        (claim("charge-less", "s=buy-ticket&m=honest"), "does not meet"),
+        (claim("charge-less", &met("redeem-twice")), "played in buy-ticket"),
+        (claim("charge-less", "s=buy-ticket&m=edit-payload&p=nonsense"), "not one the lab writes"),
+        (claim("no-such-challenge", "s=voucher"), "no challenge has this id"),
+    ];
+    for (body, reason) in refusals {
+        let (status, said) = post(&client, &format!("{}/api/claim", server.url), me, body.clone()).await;
+        assert_eq!(status, 422, "{body} → {said}");
+        assert!(said["error"].as_str().unwrap_or_default().contains(reason), "{body} → {said}");
+    }
+    let (status, _) =
+        post(&client, &format!("{}/api/claim", server.url), "stolen", claim("charge-less", &met("charge-less"))).await;
+    assert_eq!(status, 401, "a seat secret nobody was given holds no seat");
+    let huge = "s=voucher&".to_owned() + &"m=honest&".repeat(20_000);
+    let (status, _) = post(&client, &format!("{}/api/claim", server.url), me, claim("redeem-twice", &huge)).await;
+    assert_eq!(status, 413, "a situation larger than the lab writes");
+    // A replayed claim counts once.
+    let (status, said) =
+        post(&client, &format!("{}/api/claim", server.url), me, claim("redeem-twice", &met("redeem-twice"))).await;
+    assert_eq!((status, said["recorded"].clone()), (200, json!(false)), "{said}");
+    // Joining needs the right code and a name.
+    for (body, status) in
+        [(json!({"class": "CS-999", "name": "Eve"}), 404), (json!({"class": CODE, "name": "  "}), 400)]
+    {
+        assert_eq!(post(&client, &format!("{}/api/join", server.url), "", body).await.0, status);
+    }
+
+    // The instructor's view and the CSV hold exactly what happened.
+    let (status, view) = get(&client, &format!("{}/api/class", server.url), &token).await;
+    assert_eq!(status, 200);
+    let view: Value = serde_json::from_str(&view).expect("JSON");
+    assert_eq!(view["students"].as_array().map(Vec::len), Some(STUDENTS));
+    let mistakes: i64 =
+        view["mistakes"].as_array().expect("mistakes").iter().map(|m| m["count"].as_i64().unwrap_or(0)).sum();
+    assert_eq!(mistakes, 6, "{}", view["mistakes"]);
+    let (status, csv) = get(&client, &format!("{}/api/class.csv", server.url), &token).await;
+    assert_eq!(status, 200);
+    let rows: Vec<&str> = csv.split("\r\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(rows[0], "name,joined,charge-less,redeem-twice,staging-to-prod,loop-forever,met");
+    assert_eq!(rows.len(), STUDENTS + 1);
+    assert!(rows[1..].iter().all(|r| r.ends_with(",,,2") && r.matches("T").count() >= 3), "{csv}");
+    assert_eq!(get(&client, &format!("{}/api/class", server.url), "not-the-token").await.0, 401);
+
+    // A room reset: a new generation, every open student page told, the progress archived.
+    let seat_live = client
+        .get(format!("{}/api/seat-live", server.url))
+        .bearer_auth(&secrets[1])
+        .send()
+        .await
+        .expect("a student's stream");
+    let (status, said) = post(&client, &format!("{}/api/reset", server.url), &token, json!({"confirm": "wrong"})).await;
+    assert_eq!(status, 400, "{said}");
+    let (status, said) = post(&client, &format!("{}/api/reset", server.url), &token, json!({"confirm": CODE})).await;
+    assert_eq!(status, 200, "{said}");
+    let told = hear(seat_live, 1, Duration::from_secs(5)).await;
+    assert_eq!(told.first().map(|c| c["type"].clone()), Some(json!("reset")), "{told:?}");
+    let (_, me_now) = get(&client, &format!("{}/api/me", server.url), &secrets[1]).await;
+    assert_eq!(serde_json::from_str::<Value>(&me_now).expect("JSON")["done"], json!([]));
+    let (_, csv) = get(&client, &format!("{}/api/class.csv", server.url), &token).await;
+    assert!(csv.split("\r\n").skip(1).filter(|r| !r.is_empty()).all(|r| r.ends_with(",,,,,0")), "{csv}");
+    let (status, said) =
+        post(&client, &format!("{}/api/claim", server.url), &secrets[1], claim("charge-less", &met("charge-less")))
+            .await;
+    assert_eq!((status, said["recorded"].clone()), (200, json!(true)), "after a reset a challenge counts again");
+    server.stop().await;
+
+    // A restart loses nothing: the seats, this generation's progress, the token.
+    let (server, again) = Server::start(db, &dist).await;
+    assert_eq!(again, token);
+    let (_, view) = get(&client, &format!("{}/api/class", server.url), &token).await;
+    let view: Value = serde_json::from_str(&view).expect("JSON");
+    assert_eq!(view["generation"], 2);
+    assert_eq!(view["students"].as_array().map(Vec::len), Some(STUDENTS));
+    let done: usize = view["students"]
+        .as_array()
+        .expect("students")
+        .iter()
+        .map(|s| s["done"].as_object().map_or(0, |d| d.len()))
+        .sum();
+    assert_eq!(done, 1);
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(&dist);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_class_of_30_on_sqlite() {
+    let file = std::env::temp_dir().join(format!("mrtr-class-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&file);
+    a_class_runs(&format!("sqlite://{}", file.display())).await;
+    let _ = std::fs::remove_file(&file);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_class_of_30_on_postgres() {
+    let Ok(url) = std::env::var("MRTR_TEST_POSTGRES") else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI runs this test on PostgreSQL: scripts/test.sh sets MRTR_TEST_POSTGRES"
+        );
+        eprintln!("skipped: MRTR_TEST_POSTGRES is not set (scripts/test.sh starts a PostgreSQL and sets it)");
+        return;
+    };
+    // A database of its own, so that runs never meet.
+    let name = format!("mrtr_class_{}", std::process::id());
+    let admin = sqlx::postgres::PgPoolOptions::new().max_connections(1).connect(&url).await.expect("PostgreSQL");
+    sqlx::query(&format!("DROP DATABASE IF EXISTS {name}")).execute(&admin).await.expect("drop");
+    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&admin).await.expect("create");
+    let base = url.rsplit_once('/').map_or(url.clone(), |(base, _)| base.to_owned());
+    a_class_runs(&format!("{base}/{name}")).await;
+    admin.close().await;
+}

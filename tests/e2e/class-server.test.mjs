@@ -1,0 +1,124 @@
+// `mrtr class serve` in Chromium: a student joins on the class's page and meets a challenge
+// in the lab; the class server replays it before it counts; the instructor's live table shows
+// it within 2 s; 29 more students join and claim over HTTP at once (a forged claim refused);
+// a room reset clears the student's open page. Needs target/debug/mrtr (the test command's
+// cargo test builds it) beside dist/.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { equal, noProblems, ok } from "./assert.mjs";
+import { watchConsole } from "./assert.mjs";
+
+const CODE = "E2E-1";
+
+async function startClass(root) {
+  const db = join(tmpdir(), `mrtr-class-e2e-${process.pid}-${Date.now()}.db`);
+  const child = spawn(join(root, "target/debug/mrtr"),
+    ["class", "serve", "--class", CODE, "--db", `sqlite://${db}`, "--addr", "127.0.0.1:0", "--dist", join(root, "dist")],
+    { stdio: ["ignore", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout });
+  let url = "", instructor = "";
+  for await (const line of lines) {
+    url ||= line.match(/on (http:\/\/[^ ]+\/) /)?.[1] ?? "";
+    instructor ||= line.match(/instructor: (http:\/\/\S+)/)?.[1] ?? "";
+    if (url && instructor) break;
+  }
+  const stop = async () => {
+    child.kill("SIGINT");
+    await once(child, "exit");
+    rmSync(db, { force: true });
+  };
+  return { url, instructor, stop };
+}
+
+async function api(url, path, secret, body) {
+  const answer = await fetch(url + path.slice(1), {
+    method: body ? "POST" : "GET",
+    headers: { "content-type": "application/json", ...(secret ? { authorization: `Bearer ${secret}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: answer.status, body: await answer.json().catch(() => ({})) };
+}
+
+async function newPage(ctx) {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: "block" });
+  const page = await context.newPage();
+  watchConsole(page);
+  return page;
+}
+
+export const tests = {
+  async "a class: joined in the page, a challenge verified and seen live, 30 students, a reset clears the page"(ctx) {
+    const server = await startClass(ctx.root);
+    try {
+      const teacher = await newPage(ctx);
+      await teacher.goto(server.instructor);
+      await teacher.getByText("Nothing refused yet.").waitFor();
+
+      // A student joins on the page and plays.
+      const student = await newPage(ctx);
+      await student.goto(server.url);
+      equal(await student.getByLabel("Class code").inputValue(), CODE, "the code is filled in");
+      await student.getByLabel("Your name, as the instructor will see it").fill("Ada");
+      await student.getByRole("button", { name: "Join" }).click();
+      await student.waitForURL(/\/lab$/);
+      await student.getByText("0 of 4 challenges verified").waitFor();
+      const challenge = student.locator('[data-challenge="charge-less"]');
+      await challenge.getByRole("link", { name: "Start here" }).click();
+      await student.getByRole("radio", { name: "signing off" }).check();
+      await student.getByRole("button", { name: "Tamper: edit the payload", exact: true }).click();
+      await student.getByText(/✓ Verified by the class server/).waitFor({ timeout: 10000 });
+      const verified = Date.now();
+      await student.getByText("1 of 4 challenges verified").waitFor();
+
+      // The instructor's table shows it without a reload, within 2 s.
+      const cell = teacher.locator('tr:has(th:text-is("Ada")) td[data-challenge="charge-less"][data-done]');
+      await cell.waitFor({ timeout: 2000 });
+      const seen = Date.now() - verified;
+      ok(seen <= 2000, `seen after ${seen} ms`);
+
+      // 29 more students at once, over HTTP; a forged claim among them is refused.
+      const others = await Promise.all(Array.from({ length: 29 }, async (_, i) => {
+        const seat = await api(server.url, "/api/join", null, { class: CODE, name: `Student ${i + 2}` });
+        equal(seat.status, 201);
+        const claim = await api(server.url, "/api/claim", seat.body.secret,
+          { challenge: "redeem-twice", situation: "s=voucher&m=send-twice&r=off" });
+        equal(claim.status, 200, JSON.stringify(claim.body));
+        return seat.body.secret;
+      }));
+      const forged = await api(server.url, "/api/claim", others[0],
+        { challenge: "staging-to-prod", situation: "s=deploy&m=edit-payload,resign&p=signed" });
+      equal(forged.status, 422);
+      ok(forged.body.error.includes("does not meet"), forged.body.error);
+      await teacher.locator("#students tbody tr").nth(29).waitFor({ timeout: 5000 });
+      equal(await teacher.locator("#students tbody tr").count(), 30);
+      await teacher.getByText(/staging-to-prod: replayed here, the situation does not meet the challenge \(1\)/).waitFor();
+      await ctx.screenshot(teacher, "class-instructor");
+      await ctx.screenshot(student, "class-student");
+
+      // The CSV holds exactly what happened.
+      const token = new URL(server.instructor).hash.split("token=")[1];
+      const csv = await (await fetch(`${server.url}api/class.csv`, { headers: { authorization: `Bearer ${token}` } })).text();
+      const rows = csv.trim().split("\r\n");
+      equal(rows.length, 31);
+      ok(rows.find((r) => r.startsWith("Ada,")).endsWith(",,,,1"), rows[1]);
+      equal(rows.filter((r) => /^Student \d+,/.test(r) && r.endsWith(",,,1")).length, 29);
+
+      // A room reset clears the student's open page.
+      await teacher.getByLabel("Type the class code to confirm:").fill(CODE);
+      await teacher.getByRole("button", { name: "Reset the room" }).click();
+      await student.getByText("The instructor reset the room: every challenge starts again.").waitFor({ timeout: 5000 });
+      await student.getByText("0 of 4 challenges verified").waitFor();
+      equal(await student.locator('[data-challenge="charge-less"][data-state="achieved"]').count(), 0);
+      noProblems(student);
+      noProblems(teacher);
+      await student.context().close();
+      await teacher.context().close();
+    } finally {
+      await server.stop();
+    }
+  },
+};
