@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Builds the lab and serves it on localhost, rebuilding on every change.
+# Builds the lab and serves it on localhost, rebuilding on every change. The page is served as
+# it ships, without Trunk's live-reload script (which would retry a WebSocket every few seconds
+# once the server stops); `--reload` puts it back for working on the lab.
 # Installs what serving needs when it is missing (scripts/setup.sh serve).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,8 +15,11 @@ step bash scripts/setup.sh serve
 PORT=${PORT:-8080}
 ADDRESS=${ADDRESS:-127.0.0.1}
 rest=()
+reload=()
+reload_script=false
 while (($#)); do
   case "$1" in
+    --reload) reload_script=true; shift ;;
     --port | --address)
       (($# >= 2)) || { echo "[serve] $1 needs a value" >&2; exit 2; }
       if [[ $1 == --port ]]; then PORT=$2; else ADDRESS=$2; fi
@@ -35,4 +40,5 @@ if (exec 3<>"/dev/tcp/$probe/$PORT") 2>/dev/null; then
 fi
 echo "[serve] the lab will be at http://$ADDRESS:$PORT/ (Ctrl-C stops it)" >&2
 # A release build: the lab as students should feel it (a debug build is several times slower).
-exec trunk serve --release --address "$ADDRESS" --port "$PORT" ${rest[@]+"${rest[@]}"}
+[[ $reload_script == true ]] || reload=(--no-autoreload)
+exec trunk serve --release ${reload[@]+"${reload[@]}"} --address "$ADDRESS" --port "$PORT" ${rest[@]+"${rest[@]}"}
