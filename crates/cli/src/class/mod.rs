@@ -18,6 +18,7 @@ pub mod evidence;
 pub mod export;
 pub mod live;
 mod pages;
+pub mod practice;
 pub mod store;
 
 use api::ClassState;
@@ -64,6 +65,10 @@ pub struct ServeArgs {
     /// The built lab to serve (scripts/build.sh writes it).
     #[arg(long, default_value = "dist")]
     dist: PathBuf,
+    /// A host name students reach this machine by (repeat it), beside localhost: the practice
+    /// servers answer requests addressed to it, from pages of its origin.
+    #[arg(long = "host")]
+    hosts: Vec<String>,
 }
 
 /// Runs `mrtr class …`.
@@ -97,7 +102,9 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     println!("class {} on http://{bound}/ (students join with the code {})", class.code, class.code);
     println!("instructor: http://{bound}/instructor#token={}", class.instructor_token);
     println!("records: {}", args.db);
-    let router = router(state, &args.dist);
+    let origins = args.hosts.iter().map(|host| format!("http://{host}:{}", bound.port())).collect();
+    let router = router(state, &args.dist).merge(practice::routes(args.hosts.clone(), origins)?);
+    println!("practice servers: http://{bound}/practice/safe/mcp and /practice/careless/mcp (bob-token, alice-token)");
     let stop = async {
         let _ = tokio::signal::ctrl_c().await;
     };
