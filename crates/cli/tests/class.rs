@@ -302,3 +302,79 @@ async fn the_practice_servers_answer_the_probe() {
     let _ = stop.send(());
     let _ = task.await;
 }
+
+/// Statements reach an LRS that is down at first: kept meanwhile, each forwarded once it
+/// answers, every one carrying its seat as the actor, its id and a timestamp.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn statements_reach_an_lrs_that_was_down() {
+    use axum::routing::post as route_post;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+
+    // An LRS that answers 503 to its first three POSTs, then stores.
+    let refused = Arc::new(AtomicUsize::new(0));
+    let stored: Arc<Mutex<Vec<Value>>> = Arc::default();
+    let lrs = {
+        let (refused, stored) = (refused.clone(), stored.clone());
+        axum::Router::new().route(
+            "/xapi/statements",
+            route_post(move |headers: axum::http::HeaderMap, body: String| {
+                let (refused, stored) = (refused.clone(), stored.clone());
+                async move {
+                    assert_eq!(headers.get("x-experience-api-version").map(|v| v.as_bytes()), Some(&b"1.0.3"[..]));
+                    if refused.fetch_add(1, Ordering::SeqCst) < 3 {
+                        return axum::http::StatusCode::SERVICE_UNAVAILABLE;
+                    }
+                    let batch: Vec<Value> = serde_json::from_str(&body).expect("an array of statements");
+                    stored.lock().expect("the store").extend(batch);
+                    axum::http::StatusCode::OK
+                }
+            }),
+        )
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
+    let lrs_url = format!("http://{}/xapi/statements", listener.local_addr().expect("an address"));
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, lrs).await;
+    });
+
+    let file = std::env::temp_dir().join(format!("mrtr-class-lrs-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&file);
+    let db = format!("sqlite://{}", file.display());
+    let dist = std::env::temp_dir().join(format!("mrtr-class-lrs-dist-{}", std::process::id()));
+    std::fs::create_dir_all(&dist).expect("a dist folder");
+    let (server, _) = Server::start(&db, &dist).await;
+    let store = Store::open(&db).await.expect("the database");
+    let forwarding = mrtr::class::lrs::Lrs {
+        url: lrs_url,
+        authorization: Some("Basic dGVzdDp0ZXN0".into()),
+        idle: Duration::from_millis(50),
+        most_backoff: Duration::from_millis(200),
+    };
+    let forwarder = tokio::spawn(mrtr::class::lrs::forward(store, forwarding));
+
+    let client = reqwest::Client::new();
+    let (_, seat) = post(&client, &format!("{}/api/join", server.url), "", json!({"class": CODE, "name": "Ada"})).await;
+    let secret = seat["secret"].as_str().expect("a secret").to_owned();
+    for i in 0..7 {
+        let statement = json!({"verb": {"id": "http://adlnet.gov/expapi/verbs/attempted"},
+            "object": {"objectType": "Activity", "id": format!("urn:x/moves/{i}")}});
+        let (status, _) = post(&client, &format!("{}/api/statements", server.url), &secret, statement).await;
+        assert_eq!(status, 202);
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while stored.lock().expect("the store").len() < 7 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    forwarder.abort();
+    let stored = stored.lock().expect("the store").clone();
+    assert!(refused.load(Ordering::SeqCst) > 3, "the LRS was down first");
+    assert_eq!(stored.len(), 7, "every statement once: {stored:?}");
+    let ids: std::collections::HashSet<&str> = stored.iter().filter_map(|s| s["id"].as_str()).collect();
+    assert_eq!(ids.len(), 7);
+    assert!(stored.iter().all(|s| s["actor"]["name"] == "Ada" && s["actor"]["account"]["name"] == seat["seat"]));
+    assert!(stored.iter().all(|s| s["timestamp"].as_str().is_some_and(|t| t.ends_with('Z'))));
+    server.stop().await;
+    let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_dir_all(&dist);
+}

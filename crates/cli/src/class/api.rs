@@ -221,8 +221,7 @@ pub async fn statement(
         Ok(seat) => seat,
         Err(refusal) => return refusal,
     };
-    let text = body.to_string();
-    if text.len() > MAX_STATEMENT || !body.is_object() {
+    if body.to_string().len() > MAX_STATEMENT || !body.is_object() {
         return refuse(
             StatusCode::BAD_REQUEST,
             format!("a statement is one JSON object of at most {MAX_STATEMENT} bytes"),
@@ -233,7 +232,15 @@ pub async fn statement(
         Ok(None) => return refuse(StatusCode::NOT_FOUND, "no such class"),
         Err(why) => return failed(why),
     };
-    match state.store.statement(generation, &seat.id, &text, now_ms()).await {
+    // The lab writes the verb, object and result; the class server adds who, when, and an id
+    // by which an LRS keeps a statement sent twice once.
+    let (id, at_ms) = (uuid::Uuid::new_v4().to_string(), now_ms());
+    let mut statement = body;
+    statement["id"] = id.clone().into();
+    statement["actor"] = json!({"objectType": "Agent", "name": seat.name,
+        "account": {"homePage": format!("urn:mrtr-lab:class:{}", state.code), "name": seat.id}});
+    statement["timestamp"] = export::iso_ms(at_ms).into();
+    match state.store.statement(generation, &seat.id, &id, &statement.to_string(), at_ms).await {
         Ok(()) => (StatusCode::ACCEPTED, Json(json!({"kept": true}))).into_response(),
         Err(why) => failed(why),
     }

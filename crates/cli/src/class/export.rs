@@ -56,6 +56,14 @@ fn cell(text: &str) -> String {
     }
 }
 
+/// Milliseconds since the epoch as ISO-8601 UTC, to the millisecond (xAPI's `timestamp`).
+pub fn iso_ms(ms: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+        .ok()
+        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
+        .unwrap_or_default()
+}
+
 /// Milliseconds since the epoch as ISO-8601 UTC, to the second.
 fn iso(ms: i64) -> String {
     time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))

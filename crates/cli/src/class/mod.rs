@@ -17,6 +17,7 @@ pub mod api;
 pub mod evidence;
 pub mod export;
 pub mod live;
+pub mod lrs;
 mod pages;
 pub mod practice;
 pub mod store;
@@ -69,6 +70,13 @@ pub struct ServeArgs {
     /// servers answer requests addressed to it, from pages of its origin.
     #[arg(long = "host")]
     hosts: Vec<String>,
+    /// Forward the lab's xAPI statements to this LRS's statements resource
+    /// (`https://lrs.example/xapi/statements`); kept here until it stored them.
+    #[arg(long)]
+    lrs: Option<String>,
+    /// The `Authorization` header for the LRS (`Basic …`).
+    #[arg(long, requires = "lrs")]
+    lrs_authorization: Option<String>,
 }
 
 /// Runs `mrtr class …`.
@@ -96,6 +104,16 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let now =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0);
     let class = store.class(&code, &args.settings, &api::new_token(), now).await?;
+    if let Some(url) = &args.lrs {
+        let lrs = lrs::Lrs {
+            url: url.clone(),
+            authorization: args.lrs_authorization.clone(),
+            idle: std::time::Duration::from_secs(2),
+            most_backoff: std::time::Duration::from_secs(60),
+        };
+        tokio::spawn(lrs::forward(store.clone(), lrs));
+        println!("statements forwarded to {url}");
+    }
     let state = Arc::new(ClassState { store, code: class.code.clone(), live: live::Live::default() });
     let listener = tokio::net::TcpListener::bind(args.addr).await.map_err(|e| format!("{}: {e}", args.addr))?;
     let bound = listener.local_addr().map_err(|e| e.to_string())?;

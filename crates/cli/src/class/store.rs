@@ -260,16 +260,42 @@ impl Store {
             .collect()
     }
 
-    /// Keeps an xAPI statement a seat's lab sent.
-    pub async fn statement(&self, generation: i64, seat: &str, body: &str, at_ms: i64) -> Result<(), String> {
-        sqlx::query("INSERT INTO statements (seat, generation, body, at_ms) VALUES ($1, $2, $3, $4)")
+    /// Keeps an xAPI statement a seat's lab sent (its `id` also in `body`).
+    pub async fn statement(&self, generation: i64, seat: &str, id: &str, body: &str, at_ms: i64) -> Result<(), String> {
+        sqlx::query("INSERT INTO statements (seat, generation, id, body, at_ms) VALUES ($1, $2, $3, $4, $5)")
             .bind(seat)
             .bind(generation)
+            .bind(id)
             .bind(body)
             .bind(at_ms)
             .execute(&self.pool)
             .await
             .map_err(db)?;
+        Ok(())
+    }
+
+    /// Up to `most` statements not yet forwarded to the LRS, oldest first: `(id, body)`.
+    pub async fn unforwarded(&self, most: i64) -> Result<Vec<(String, String)>, String> {
+        let rows = sqlx::query(
+            "SELECT id, body FROM statements WHERE forwarded_ms IS NULL AND id IS NOT NULL ORDER BY at_ms LIMIT $1",
+        )
+        .bind(most)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        rows.iter().map(|r| Ok((r.try_get(0).map_err(db)?, r.try_get(1).map_err(db)?))).collect()
+    }
+
+    /// Marks statements as forwarded.
+    pub async fn forwarded(&self, ids: &[String], at_ms: i64) -> Result<(), String> {
+        for id in ids {
+            sqlx::query("UPDATE statements SET forwarded_ms = $1 WHERE id = $2")
+                .bind(at_ms)
+                .bind(id)
+                .execute(&self.pool)
+                .await
+                .map_err(db)?;
+        }
         Ok(())
     }
 
