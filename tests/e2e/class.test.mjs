@@ -142,6 +142,20 @@ export const tests = {
     await there.getByRole("button", { name: "Continue" }).click();
     await other.waitForFunction(() => /1 of 4 done/.test(document.getElementById("lab").shadowRoot.querySelector("section.challenges h2").textContent));
     equal(await there.locator('[data-challenge="redeem-twice"]').getAttribute("data-state"), "achieved");
+    // A code that says every id it can is done marks no impossible challenge: they are not
+    // among the ids a code carries.
+    const ids = await there.locator("mrtr-progress").getAttribute("ids");
+    ok(!ids.includes("staging-to-prod") && !ids.includes("loop-forever"), ids);
+    const everything = await other.evaluate(async ([base, ids]) => {
+      const { continueCode } = await import(`${base}probe/elements.js`);
+      return continueCode(ids.split(","), ids.split(","));
+    }, [ctx.baseUrl, ids]);
+    await field.fill(everything);
+    await there.getByRole("button", { name: "Continue" }).click();
+    await other.waitForFunction(() => /2 of 4 done/.test(document.getElementById("lab").shadowRoot.querySelector("section.challenges h2").textContent));
+    for (const impossible of ["staging-to-prod", "loop-forever"]) {
+      equal(await there.locator(`[data-challenge="${impossible}"]`).getAttribute("data-state"), null, impossible);
+    }
     equal(await axeViolations(other, ctx.root), [], "axe, continue code open");
     noProblems(page);
     noProblems(other);

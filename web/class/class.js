@@ -66,8 +66,11 @@ export async function start(place) {
     });
   }
   lab.addEventListener("mrtr-lab:challenge", async (event) => {
-    const { id, goal, situation } = event.detail;
-    if (!situation) return; // Fix-It: its check runs the learner's code, which the server does not.
+    const { id, goal } = event.detail;
+    // Fix-It's check runs the learner's code, which the server does not run.
+    if (id === "fix-it") return;
+    // The situation that met it, as the element's share link says it: the evidence.
+    const situation = lab.situation;
     say(`Checking “${goal}”…`);
     const answer = await api("/api/claim", { method: "POST", body: JSON.stringify({ challenge: id, situation }) });
     if (answer.ok) {

@@ -52,9 +52,6 @@ pub enum LabEvent {
         id: &'static str,
         /// What it asked for.
         goal: &'static str,
-        /// The situation that met it (its share link's fragment): the evidence a class server
-        /// replays before it records the challenge.
-        situation: String,
     },
     /// Every question of the quick check has an answer.
     Quiz {
@@ -137,8 +134,8 @@ impl LabEvent {
                     json!({ "response": format!("{shown}/{total}") }),
                 ),
             }),
-            LabEvent::Challenge { id, goal, ref situation } => json!({
-                "id": id, "goal": goal, "situation": situation,
+            LabEvent::Challenge { id, goal } => json!({
+                "id": id, "goal": goal,
                 "statement": statement(
                     VERB_PASSED,
                     format!("{activity}/challenges/{id}"),
@@ -258,8 +255,7 @@ mod tests {
 
     #[test]
     fn a_challenge_is_passed_with_full_score() {
-        let detail =
-            LabEvent::Challenge { id: "undercharge", goal: "g", situation: "s=voucher".into() }.detail("urn:x");
+        let detail = LabEvent::Challenge { id: "undercharge", goal: "g" }.detail("urn:x");
         assert_eq!(detail["statement"]["verb"]["id"], VERB_PASSED);
         assert_eq!(detail["statement"]["result"]["score"]["scaled"], 1.0);
         assert_eq!(

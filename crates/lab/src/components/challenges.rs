@@ -11,7 +11,8 @@ use yew::prelude::*;
 
 /// The ids a continue code carries, in its order: the challenges, then Fix-It.
 fn progress_ids() -> String {
-    CHALLENGES.iter().map(|c| c.id).chain([FIX_IT]).collect::<Vec<_>>().join(",")
+    // An impossible challenge is never done, so no code can say it is.
+    CHALLENGES.iter().filter(|c| c.impossible.is_none()).map(|c| c.id).chain([FIX_IT]).collect::<Vec<_>>().join(",")
 }
 
 /// What the student asked of one challenge on this page: hints shown, and whether they gave up.
@@ -54,11 +55,7 @@ pub fn challenges(props: &Props) -> Html {
             let mut next = (*done).clone();
             for c in CHALLENGES {
                 if c.achieved(&lab.run, lab.mode) && mark(&mut next, c.id) {
-                    emit.emit(LabEvent::Challenge {
-                        id: c.id,
-                        goal: c.goal,
-                        situation: crate::share::to_fragment(lab),
-                    });
+                    emit.emit(LabEvent::Challenge { id: c.id, goal: c.goal });
                 }
             }
             if next != *done {

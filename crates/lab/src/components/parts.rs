@@ -127,9 +127,7 @@ pub fn after_lab(props: &Props) -> Html {
         let changed = progress.dispatcher();
         use_effect_with((), move |()| {
             let hear = move |event: Event| match event.type_().as_str() {
-                "mrtr-fixit:passed" => {
-                    host.emit.emit(LabEvent::Challenge { id: FIX_IT, goal: FIX_IT_GOAL, situation: String::new() })
-                }
+                "mrtr-fixit:passed" => host.emit.emit(LabEvent::Challenge { id: FIX_IT, goal: FIX_IT_GOAL }),
                 "mrtr-quiz:answered" => {
                     let number = |name| member(&event, name).as_f64().unwrap_or(0.0) as usize;
                     host.emit.emit(LabEvent::Quiz { score: number("score"), max: number("max") });

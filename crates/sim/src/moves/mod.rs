@@ -167,7 +167,7 @@ const ROWS: [Row; 23] = [
     Row {
         id: "unasked-ticket",
         title: "Ticket nobody asked for",
-        what: "A request carrying a ticket the client made up, signed (or sealed) with its own key, and the person's answers: claims the server never wrote.",
+        what: "A ticket the client made up, signed (or sealed) with its own key, sent with the answers.",
         at_s: 0,
     },
     Row {
