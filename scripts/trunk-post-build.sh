@@ -37,7 +37,16 @@ grep -q skip-links "$stage/embed.html" && { echo "post-build: embed.html kept th
 # styles again for <mrtr-lab>'s shadow roots, where a page's stylesheet does not reach.
 parts_css="web/styles/campaign.css web/styles/challenges.css web/styles/probe.css web/styles/quiz.css"
 mkdir -p "$stage/probe"
-cat $parts_css >"$stage/probe/parts.css"
+# On a lesson page the parts stand outside the lab, where its colours (base.css's variables on
+# :root and :host) are not defined: the same declarations, from base.css, on the parts' own
+# elements, so that refused and got-through read in colour there too.
+{
+  echo "mrtr-probe, mrtr-fixit, mrtr-quiz, mrtr-transcript, mrtr-progress {"
+  sed -n '/^:root, :host {/,/^}/p' web/styles/base.css | grep '^  --'
+  echo "}"
+  cat $parts_css
+} >"$stage/probe/parts.css"
+grep -q -- '--bad:' "$stage/probe/parts.css" || { echo "post-build: parts.css has no colours" >&2; exit 1; }
 { grep -o 'data-trunk rel="inline" type="css" href="[^"]*"' index.html | sed 's/.*href="//; s/"$//' | xargs cat; cat $parts_css; } >"$stage/mrtr-lab-element.css"
 
 cat >"$stage/mrtr-lab-build.js" <<JS

@@ -76,6 +76,20 @@ export const tests = {
     noProblems(page);
     await page.context().close();
   },
+  async "on a lesson page, outside any lab, the findings are in the lab's colours"(ctx) {
+    // The sample lesson says `color-scheme: light dark`: the parts follow the system's scheme.
+    for (const [colorScheme, bad] of [["light", "rgb(168, 35, 27)"], ["dark", "rgb(255, 154, 144)"]]) {
+      const page = await ctx.openPage("lesson.html", { colorScheme });
+      const traffic = page.locator("#traffic");
+      await traffic.scrollIntoViewIfNeeded();
+      await traffic.getByRole("button", { name: "Try an example" }).click();
+      const mark = traffic.locator('.lint-findings li[data-state="fail"] .mark').first();
+      await mark.waitFor();
+      equal(await mark.evaluate((el) => getComputedStyle(el).color), bad, `a MUST's mark (${colorScheme} system)`);
+      noProblems(page);
+      await page.context().close();
+    }
+  },
   async "a 5 MB capture is read in a worker, and the page keeps answering"(ctx) {
     const { page, panel } = await panelOf(ctx);
     // 5 MB of JSON-RPC lines: flows that ask once, each retry echoing its ticket.
