@@ -136,7 +136,7 @@ pub const SCENARIOS: &[Scenario] = &[
         teaches: "bob called deploy to staging; replica A asked for a confirmation and handed back a signed ticket. \
                   You play the client, or someone who stole the ticket. The balancer takes turns, so your first move lands on replica B, \
                   which never saw the first call: the ticket carries the work, and either replica checks it.",
-        rule: "Servers MUST treat requestState as attacker-controlled: verify its integrity, and bind it to the principal, a short expiry and the request.",
+        rule: "Servers MUST treat requestState as attacker-controlled and verify its integrity; they SHOULD bind it to the principal, a short expiry and the request.",
         plays: Plays::Moves(misuse::prepare_deploy),
     },
     Scenario {
