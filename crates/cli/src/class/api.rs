@@ -76,6 +76,22 @@ pub fn settings_of(text: &str) -> Class {
     Class::read(&mut |name| pairs.get(name).cloned())
 }
 
+/// The settings as the lab reads them, each `(name, value)`: `hide`, `scenarios`, where set.
+pub fn settings_parts(class: &Class) -> Vec<(&'static str, String)> {
+    let mut parts = Vec::new();
+    let hidden: Vec<&str> = [("hints", class.hide_hints), ("solutions", class.hide_solutions)]
+        .into_iter()
+        .filter_map(|(name, on)| on.then_some(name))
+        .collect();
+    if !hidden.is_empty() {
+        parts.push(("hide", hidden.join(",")));
+    }
+    if let Some(ids) = &class.scenarios {
+        parts.push(("scenarios", ids.join(",")));
+    }
+    parts
+}
+
 fn bearer<'a>(headers: &'a HeaderMap, query: &'a HashMap<String, String>) -> Option<&'a str> {
     let header = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
     header.and_then(|h| mrtr_wire::bearer::token(h).ok()).or_else(|| query.get("token").map(String::as_str))
@@ -389,18 +405,8 @@ pub async fn settings(
         return refusal;
     }
     let class = settings_of(&new.settings);
-    let mut parts = Vec::new();
-    let hidden: Vec<&str> = [("hints", class.hide_hints), ("solutions", class.hide_solutions)]
-        .into_iter()
-        .filter_map(|(name, on)| on.then_some(name))
-        .collect();
-    if !hidden.is_empty() {
-        parts.push(format!("hide={}", hidden.join(",")));
-    }
-    if let Some(ids) = &class.scenarios {
-        parts.push(format!("scenarios={}", ids.join(",")));
-    }
-    let text = parts.join("&");
+    let text: Vec<String> = settings_parts(&class).into_iter().map(|(name, value)| format!("{name}={value}")).collect();
+    let text = text.join("&");
     match state.store.set_settings(&state.code, &text).await {
         Ok(()) => {
             state.live.tell("settings", json!({"settings": text}));

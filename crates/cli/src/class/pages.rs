@@ -1,7 +1,7 @@
 //! The class's own pages, built into the binary: joining, the lab with the class's settings
 //! baked into its address, and the instructor's view (`web/class/`).
 
-use super::api::{settings_of, ClassState};
+use super::api::{settings_of, settings_parts, ClassState};
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
@@ -28,16 +28,7 @@ pub async fn lab(State(state): State<Arc<ClassState>>) -> Response {
     // Read and written again: only what the lab knows reaches the element.
     let class = settings_of(&settings);
     let mut attributes = vec![("class", state.code.clone())];
-    let hidden: Vec<&str> = [("hints", class.hide_hints), ("solutions", class.hide_solutions)]
-        .into_iter()
-        .filter_map(|(name, on)| on.then_some(name))
-        .collect();
-    if !hidden.is_empty() {
-        attributes.push(("hide", hidden.join(",")));
-    }
-    if let Some(ids) = &class.scenarios {
-        attributes.push(("scenarios", ids.join(",")));
-    }
+    attributes.extend(settings_parts(&class));
     let attributes: serde_json::Map<String, serde_json::Value> =
         attributes.into_iter().map(|(name, value)| (name.to_owned(), value.into())).collect();
     let attributes = serde_json::Value::Object(attributes).to_string();
