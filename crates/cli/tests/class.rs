@@ -179,6 +179,18 @@ async fn a_class_runs(db: &str) {
     let (status, said) =
         post(&client, &format!("{}/api/claim", server.url), me, claim("redeem-twice", &met("redeem-twice"))).await;
     assert_eq!((status, said["recorded"].clone()), (200, json!(false)), "{said}");
+    // A body that is not the JSON an endpoint takes gets a JSON sentence, not a panic.
+    let answer = client
+        .post(format!("{}/api/claim", server.url))
+        .bearer_auth(me)
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(answer.status().as_u16(), 400);
+    let said: Value = serde_json::from_str(&answer.text().await.unwrap_or_default()).expect("a JSON refusal");
+    assert!(said["error"].as_str().is_some_and(|e| !e.is_empty()), "{said}");
     // Joining needs the right code and a name.
     for (body, status) in
         [(json!({"class": "CS-999", "name": "Eve"}), 404), (json!({"class": CODE, "name": "  "}), 400)]

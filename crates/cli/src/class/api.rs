@@ -129,6 +129,22 @@ fn constant_time_eq(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// A JSON request body; one that is not JSON, or not the JSON an endpoint takes, is refused
+/// with a JSON sentence saying so (400, or 415 without `content-type: application/json`).
+#[derive(Debug)]
+pub struct Body<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequest<S> for Body<T> {
+    type Rejection = Response;
+
+    async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Json::<T>::from_request(request, state).await {
+            Ok(Json(value)) => Ok(Body(value)),
+            Err(rejection) => Err(refuse(rejection.status(), rejection.body_text())),
+        }
+    }
+}
+
 /// `POST /api/join {"class", "name"}`: a seat and its secret.
 #[derive(Debug, Deserialize)]
 pub struct Join {
@@ -137,7 +153,7 @@ pub struct Join {
 }
 
 /// Seats a student.
-pub async fn join(State(state): Shared, Json(join): Json<Join>) -> Response {
+pub async fn join(State(state): Shared, Body(join): Body<Join>) -> Response {
     if !join.class.trim().eq_ignore_ascii_case(&state.code) {
         return refuse(
             StatusCode::NOT_FOUND,
@@ -177,7 +193,7 @@ pub async fn claim(
     State(state): Shared,
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
-    Json(claim): Json<Claim>,
+    Body(claim): Body<Claim>,
 ) -> Response {
     let seat = match seated(&state, &headers, &query).await {
         Ok(seat) => seat,
@@ -231,7 +247,7 @@ pub async fn statement(
     State(state): Shared,
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
-    Json(body): Json<Value>,
+    Body(body): Body<Value>,
 ) -> Response {
     let seat = match seated(&state, &headers, &query).await {
         Ok(seat) => seat,
@@ -368,7 +384,7 @@ pub async fn reset(
     State(state): Shared,
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
-    Json(reset): Json<Reset>,
+    Body(reset): Body<Reset>,
 ) -> Response {
     if let Err(refusal) = instructor(&state, &headers, &query).await {
         return refusal;
@@ -399,7 +415,7 @@ pub async fn settings(
     State(state): Shared,
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
-    Json(new): Json<Settings>,
+    Body(new): Body<Settings>,
 ) -> Response {
     if let Err(refusal) = instructor(&state, &headers, &query).await {
         return refusal;
