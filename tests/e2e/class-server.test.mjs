@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { rmSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -58,14 +59,27 @@ export const tests = {
       await teacher.goto(server.instructor);
       await teacher.getByText("Nothing refused yet.").waitFor();
 
-      // A student joins on the page and plays.
+      // A student joins on the page and plays. What the first visit fetches (joining, then the
+      // lab with the class's settings), each response gzip -9, until the lab is drawn.
       const student = await newPage(ctx);
+      const fetched = [];
+      student.on("response", async (response) => {
+        const body = await response.body().catch(() => null);
+        if (body) fetched.push(gzipSync(body, { level: 9 }).length);
+      });
       await student.goto(server.url);
       equal(await student.getByLabel("Class code").inputValue(), CODE, "the code is filled in");
       await student.getByLabel("Your name, as the instructor will see it").fill("Ada");
       await student.getByRole("button", { name: "Join" }).click();
       await student.waitForURL(/\/lab$/);
       await student.getByText("0 of 4 challenges verified").waitFor();
+      await student.locator("mrtr-lab").evaluate((lab) => new Promise((done) => {
+        const drawn = () => lab.shadowRoot?.querySelector(".checks, .lab") ? done() : setTimeout(drawn, 50);
+        drawn();
+      }));
+      await student.waitForTimeout(500);
+      const bytes = fetched.reduce((a, b) => a + b, 0);
+      console.log(`figure: a student's first visit to a class (joining, then the lab): ${(bytes / 1024).toFixed(1)} KB gzip in ${fetched.length} responses`);
       const challenge = student.locator('[data-challenge="charge-less"]');
       await challenge.getByRole("link", { name: "Start here" }).click();
       await student.getByRole("radio", { name: "signing off" }).check();
