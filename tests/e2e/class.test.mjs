@@ -49,6 +49,10 @@ export const tests = {
       <mrtr-lab id="lab" scenario="expense" picker hide="hints solutions" scenarios="voucher, deploy"
         class-code="CS-101" activity="https://course.example/mrtr"></mrtr-lab>`);
     const lab = page.locator("#lab");
+    // Ready once drawn: with the situation it opened on and the class code.
+    const ready = await page.evaluate(() => window.events.find((e) => e.type === "mrtr-lab:ready").detail);
+    ok(ready.situation.startsWith("s=voucher"), ready.situation);
+    equal(ready.classCode, "CS-101");
     // expense is not offered: the lab opens on the first scenario that is.
     const picker = lab.getByRole("navigation", { name: "Scenarios" });
     equal(await picker.locator('button[aria-pressed="true"]').textContent(), VOUCHER, "opened on the voucher");

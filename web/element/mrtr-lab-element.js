@@ -110,8 +110,18 @@ class MrtrLab extends HTMLElement {
       if (value !== null) options[option] = value;
     }
     options.activity ??= location.href.split("#")[0] + (this.id ? `#${this.id}` : "");
-    this.#mounted = module.mountLab(root, options, (type, detail) => this.#emit(type, detail));
-    this.#emit("mrtr-lab:ready", { type: "mrtr-lab:ready", situation: this.#mounted.situation() });
+    const mounted = module.mountLab(root, options, (type, detail) => this.#emit(type, detail));
+    this.#mounted = mounted;
+    // Ready once the lab is drawn, which is when it has a situation to say (a frame or two
+    // after mounting), with the class code it carries, if any.
+    let frames = 0;
+    const ready = () => {
+      if (this.#mounted !== mounted) return;
+      const situation = mounted.situation();
+      if (!situation && frames++ < 120) return setTimeout(ready, 16);
+      this.#emit("mrtr-lab:ready", { type: "mrtr-lab:ready", situation, classCode: options.class ?? null });
+    };
+    ready();
   }
 
   #emit(type, detail) {

@@ -27,7 +27,8 @@ pub async fn lab(State(state): State<Arc<ClassState>>) -> Response {
     };
     // Read and written again: only what the lab knows reaches the element.
     let class = settings_of(&settings);
-    let mut attributes = vec![("class", state.code.clone())];
+    // `class-code`: the element's name for it (`class` is HTML's own attribute).
+    let mut attributes = vec![("class-code", state.code.clone())];
     attributes.extend(settings_parts(&class));
     let attributes: serde_json::Map<String, serde_json::Value> =
         attributes.into_iter().map(|(name, value)| (name.to_owned(), value.into())).collect();
