@@ -5,9 +5,10 @@
 use super::evidence::{self, MAX_SITUATION};
 use super::export;
 use super::live::Live;
-use super::store::{Completion, Seat, Store};
-use axum::extract::{Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use super::store::{ClassRow, Completion, Seat, Store};
+use axum::extract::{FromRequestParts, Query, State};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use mrtr_lab::class::Class;
@@ -92,36 +93,61 @@ pub fn settings_parts(class: &Class) -> Vec<(&'static str, String)> {
     parts
 }
 
-fn bearer<'a>(headers: &'a HeaderMap, query: &'a HashMap<String, String>) -> Option<&'a str> {
-    let header = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
-    header.and_then(|h| mrtr_wire::bearer::token(h).ok()).or_else(|| query.get("token").map(String::as_str))
+fn bearer(parts: &Parts) -> Option<String> {
+    let header = parts.headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+    if let Some(token) = header.and_then(|h| mrtr_wire::bearer::token(h).ok()) {
+        return Some(token.to_owned());
+    }
+    // Event streams: a browser's EventSource cannot set a header.
+    let query: Query<HashMap<String, String>> = Query::try_from_uri(&parts.uri).ok()?;
+    query.0.get("token").cloned()
 }
 
-/// The seat a student's secret holds, or the refusal.
-async fn seated(state: &ClassState, headers: &HeaderMap, query: &HashMap<String, String>) -> Result<Seat, Response> {
-    let Some(secret) = bearer(headers, query) else {
-        return Err(refuse(StatusCode::UNAUTHORIZED, "join the class first: no seat secret came with this request"));
-    };
-    match state.store.seat_by_secret(&state.code, &sha256(secret)).await {
-        Ok(Some(seat)) => Ok(seat),
-        Ok(None) => Err(refuse(StatusCode::UNAUTHORIZED, "this seat secret holds no seat in this class: join again")),
-        Err(why) => Err(failed(why)),
+/// A request from a student: the seat their secret holds (a bearer token, or `?token=`), or
+/// the refusal.
+#[derive(Debug)]
+pub struct Student(pub Seat);
+
+impl FromRequestParts<Arc<ClassState>> for Student {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &Arc<ClassState>) -> Result<Self, Response> {
+        let Some(secret) = bearer(parts) else {
+            return Err(refuse(
+                StatusCode::UNAUTHORIZED,
+                "join the class first: no seat secret came with this request",
+            ));
+        };
+        match state.store.seat_by_secret(&state.code, &sha256(&secret)).await {
+            Ok(Some(seat)) => Ok(Student(seat)),
+            Ok(None) => {
+                Err(refuse(StatusCode::UNAUTHORIZED, "this seat secret holds no seat in this class: join again"))
+            }
+            Err(why) => Err(failed(why)),
+        }
     }
 }
 
-/// The instructor, or the refusal.
-async fn instructor(state: &ClassState, headers: &HeaderMap, query: &HashMap<String, String>) -> Result<i64, Response> {
-    let class = match state.store.find_class(&state.code).await {
-        Ok(Some(class)) => class,
-        Ok(None) => return Err(refuse(StatusCode::NOT_FOUND, "no such class")),
-        Err(why) => return Err(failed(why)),
-    };
-    match bearer(headers, query) {
-        Some(token) if constant_time_eq(token, &class.instructor_token) => Ok(class.generation),
-        _ => Err(refuse(
-            StatusCode::UNAUTHORIZED,
-            "the instructor's token (printed when the class server started) is needed",
-        )),
+/// A request from the instructor (their token), with the class as it stands; or the refusal.
+#[derive(Debug)]
+pub struct Instructor(pub ClassRow);
+
+impl FromRequestParts<Arc<ClassState>> for Instructor {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &Arc<ClassState>) -> Result<Self, Response> {
+        let class = match state.store.find_class(&state.code).await {
+            Ok(Some(class)) => class,
+            Ok(None) => return Err(refuse(StatusCode::NOT_FOUND, "no such class")),
+            Err(why) => return Err(failed(why)),
+        };
+        match bearer(parts) {
+            Some(token) if constant_time_eq(&token, &class.instructor_token) => Ok(Instructor(class)),
+            _ => Err(refuse(
+                StatusCode::UNAUTHORIZED,
+                "the instructor's token (printed when the class server started) is needed",
+            )),
+        }
     }
 }
 
@@ -189,16 +215,7 @@ pub struct Claim {
 }
 
 /// Checks and records a claim.
-pub async fn claim(
-    State(state): Shared,
-    headers: HeaderMap,
-    Query(query): Query<HashMap<String, String>>,
-    Body(claim): Body<Claim>,
-) -> Response {
-    let seat = match seated(&state, &headers, &query).await {
-        Ok(seat) => seat,
-        Err(refusal) => return refusal,
-    };
+pub async fn claim(State(state): Shared, Student(seat): Student, Body(claim): Body<Claim>) -> Response {
     let class = match state.store.find_class(&state.code).await {
         Ok(Some(class)) => class,
         Ok(None) => return refuse(StatusCode::NOT_FOUND, "no such class"),
@@ -243,16 +260,7 @@ pub async fn claim(
 }
 
 /// `POST /api/statements`: an xAPI statement the seat's lab emitted, kept.
-pub async fn statement(
-    State(state): Shared,
-    headers: HeaderMap,
-    Query(query): Query<HashMap<String, String>>,
-    Body(body): Body<Value>,
-) -> Response {
-    let seat = match seated(&state, &headers, &query).await {
-        Ok(seat) => seat,
-        Err(refusal) => return refusal,
-    };
+pub async fn statement(State(state): Shared, Student(seat): Student, Body(body): Body<Value>) -> Response {
     if body.to_string().len() > MAX_STATEMENT || !body.is_object() {
         return refuse(
             StatusCode::BAD_REQUEST,
@@ -279,11 +287,7 @@ pub async fn statement(
 }
 
 /// `GET /api/me`: the seat's own progress and the class's settings.
-pub async fn me(State(state): Shared, headers: HeaderMap, Query(query): Query<HashMap<String, String>>) -> Response {
-    let seat = match seated(&state, &headers, &query).await {
-        Ok(seat) => seat,
-        Err(refusal) => return refusal,
-    };
+pub async fn me(State(state): Shared, Student(seat): Student) -> Response {
     let Ok(Some(class)) = state.store.find_class(&state.code).await else {
         return refuse(StatusCode::SERVICE_UNAVAILABLE, "the class database did not answer");
     };
@@ -322,25 +326,17 @@ pub async fn overview(state: &ClassState, generation: i64) -> Result<Value, Stri
 }
 
 /// `GET /api/class`: the instructor's overview.
-pub async fn class(State(state): Shared, headers: HeaderMap, Query(query): Query<HashMap<String, String>>) -> Response {
-    let generation = match instructor(&state, &headers, &query).await {
-        Ok(generation) => generation,
-        Err(refusal) => return refusal,
-    };
-    match overview(&state, generation).await {
+pub async fn class(State(state): Shared, Instructor(class): Instructor) -> Response {
+    match overview(&state, class.generation).await {
         Ok(view) => Json(view).into_response(),
         Err(why) => failed(why),
     }
 }
 
 /// `GET /api/class.csv`: one row per student, one column per challenge (when met, ISO-8601).
-pub async fn csv(State(state): Shared, headers: HeaderMap, Query(query): Query<HashMap<String, String>>) -> Response {
-    let generation = match instructor(&state, &headers, &query).await {
-        Ok(generation) => generation,
-        Err(refusal) => return refusal,
-    };
+pub async fn csv(State(state): Shared, Instructor(class): Instructor) -> Response {
     let (seats, done) =
-        match (state.store.seats(&state.code).await, state.store.completions(&state.code, generation).await) {
+        match (state.store.seats(&state.code).await, state.store.completions(&state.code, class.generation).await) {
             (Ok(seats), Ok(done)) => (seats, done),
             (Err(why), _) | (_, Err(why)) => return failed(why),
         };
@@ -354,22 +350,12 @@ pub async fn csv(State(state): Shared, headers: HeaderMap, Query(query): Query<H
 }
 
 /// `GET /api/live`: the instructor's event stream of every change.
-pub async fn live(State(state): Shared, headers: HeaderMap, Query(query): Query<HashMap<String, String>>) -> Response {
-    if let Err(refusal) = instructor(&state, &headers, &query).await {
-        return refusal;
-    }
+pub async fn live(State(state): Shared, _: Instructor) -> Response {
     state.live.stream(|_| true).into_response()
 }
 
 /// `GET /api/seat-live`: a student's event stream (resets and settings).
-pub async fn seat_live(
-    State(state): Shared,
-    headers: HeaderMap,
-    Query(query): Query<HashMap<String, String>>,
-) -> Response {
-    if let Err(refusal) = seated(&state, &headers, &query).await {
-        return refusal;
-    }
+pub async fn seat_live(State(state): Shared, _: Student) -> Response {
     state.live.stream(|change| matches!(change["type"].as_str(), Some("reset" | "settings"))).into_response()
 }
 
@@ -380,15 +366,7 @@ pub struct Reset {
 }
 
 /// Resets the room once the instructor confirms with the class's code.
-pub async fn reset(
-    State(state): Shared,
-    headers: HeaderMap,
-    Query(query): Query<HashMap<String, String>>,
-    Body(reset): Body<Reset>,
-) -> Response {
-    if let Err(refusal) = instructor(&state, &headers, &query).await {
-        return refusal;
-    }
+pub async fn reset(State(state): Shared, _: Instructor, Body(reset): Body<Reset>) -> Response {
     if reset.confirm != state.code {
         return refuse(
             StatusCode::BAD_REQUEST,
@@ -411,15 +389,7 @@ pub struct Settings {
 }
 
 /// Changes the class's settings; every open page is told.
-pub async fn settings(
-    State(state): Shared,
-    headers: HeaderMap,
-    Query(query): Query<HashMap<String, String>>,
-    Body(new): Body<Settings>,
-) -> Response {
-    if let Err(refusal) = instructor(&state, &headers, &query).await {
-        return refusal;
-    }
+pub async fn settings(State(state): Shared, _: Instructor, Body(new): Body<Settings>) -> Response {
     let class = settings_of(&new.settings);
     let text: Vec<String> = settings_parts(&class).into_iter().map(|(name, value)| format!("{name}={value}")).collect();
     let text = text.join("&");

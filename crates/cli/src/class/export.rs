@@ -56,7 +56,8 @@ fn cell(text: &str) -> String {
     }
 }
 
-/// Milliseconds since the epoch as ISO-8601 UTC, to the millisecond (xAPI's `timestamp`).
+/// Milliseconds since the epoch as ISO-8601 UTC (RFC 3339): to the millisecond where there are
+/// any (xAPI's `timestamp`), else to the second.
 pub fn iso_ms(ms: i64) -> String {
     time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
         .ok()
@@ -64,10 +65,7 @@ pub fn iso_ms(ms: i64) -> String {
         .unwrap_or_default()
 }
 
-/// Milliseconds since the epoch as ISO-8601 UTC, to the second.
+/// To the second, as a spreadsheet shows a time.
 fn iso(ms: i64) -> String {
-    time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))
-        .ok()
-        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
-        .unwrap_or_default()
+    iso_ms(ms - ms.rem_euclid(1000))
 }

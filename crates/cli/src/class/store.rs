@@ -53,6 +53,17 @@ fn db(e: sqlx::Error) -> String {
     format!("the class database: {e}")
 }
 
+/// A statement that writes and returns nothing, run on the store's pool.
+trait Run {
+    async fn run(self, store: &Store) -> Result<(), String>;
+}
+
+impl<'q> Run for sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    async fn run(self, store: &Store) -> Result<(), String> {
+        self.execute(&store.pool).await.map(|_| ()).map_err(db)
+    }
+}
+
 impl Store {
     /// Opens the database at `url` (`sqlite://class.db`, `postgres://…`), creating a SQLite
     /// file that does not exist, and runs the migrations.
@@ -106,13 +117,7 @@ impl Store {
 
     /// Changes the class's settings.
     pub async fn set_settings(&self, code: &str, settings: &str) -> Result<(), String> {
-        sqlx::query("UPDATE classes SET settings = $1 WHERE code = $2")
-            .bind(settings)
-            .bind(code)
-            .execute(&self.pool)
-            .await
-            .map_err(db)?;
-        Ok(())
+        sqlx::query("UPDATE classes SET settings = $1 WHERE code = $2").bind(settings).bind(code).run(self).await
     }
 
     /// Starts a new generation: the progress so far becomes the archive. Returns the new one.
@@ -133,10 +138,8 @@ impl Store {
             .bind(&seat.name)
             .bind(secret_sha256)
             .bind(seat.joined_ms)
-            .execute(&self.pool)
+            .run(self)
             .await
-            .map_err(db)?;
-        Ok(())
     }
 
     /// How many seats the class has.
@@ -170,18 +173,9 @@ impl Store {
         rows.iter().map(seat).collect()
     }
 
-    /// Records a met challenge; false when the seat had already met it in this generation.
+    /// Records a met challenge; false when the seat had already met it in this generation
+    /// (the table's key refuses the second row, however close two claims come).
     pub async fn complete(&self, generation: i64, done: &Completion) -> Result<bool, String> {
-        let exists = sqlx::query("SELECT 1 FROM completions WHERE seat = $1 AND generation = $2 AND challenge = $3")
-            .bind(&done.seat)
-            .bind(generation)
-            .bind(&done.challenge)
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(db)?;
-        if exists.is_some() {
-            return Ok(false);
-        }
         let inserted = sqlx::query(
             "INSERT INTO completions (seat, generation, challenge, situation, at_ms) VALUES ($1, $2, $3, $4, $5)",
         )
@@ -194,7 +188,6 @@ impl Store {
         .await;
         match inserted {
             Ok(_) => Ok(true),
-            // Two claims of one seat at once: the other one recorded it.
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(false),
             Err(e) => Err(db(e)),
         }
@@ -215,10 +208,8 @@ impl Store {
             .bind(challenge)
             .bind(reason)
             .bind(at_ms)
-            .execute(&self.pool)
+            .run(self)
             .await
-            .map_err(db)?;
-        Ok(())
     }
 
     /// The class's completions in `generation`, oldest first.
@@ -268,10 +259,8 @@ impl Store {
             .bind(id)
             .bind(body)
             .bind(at_ms)
-            .execute(&self.pool)
+            .run(self)
             .await
-            .map_err(db)?;
-        Ok(())
     }
 
     /// Up to `most` statements not yet forwarded to the LRS, oldest first: `(id, body)`.
