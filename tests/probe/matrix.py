@@ -148,8 +148,6 @@ NO_LATER_ROUND = untested("no round follows round 2, the first with a ticket")
 TMCP_ANSWERS = dict(TMCP_PLAN, **{
     "tamper-byte": refused("each one-character change tried breaks the answer the state carries, which tmcp "
                            "validates (a check of form, not a seal: edit-payload gets through)"),
-    "edit-payload": must("the default converter is plain JSON: an added member is read as written"),
-    "unasked-ticket": must("the default converter is plain JSON: a state tmcp never wrote is taken"),
     "other-arguments": should("the state names no arguments: deploy prod takes staging's answers"),
     "other-tool": should("the state names no tool: rollback takes deploy's answers"),
     "send-twice": note("round 1 carries no state: its answers-only retry goes on to round 2 every time"),
