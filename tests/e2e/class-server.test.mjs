@@ -1,6 +1,7 @@
 // `mrtr class serve` in Chromium: a student joins on the class's page and meets a challenge
 // in the lab; the class server replays it before it counts; the instructor's live table shows
-// it within 2 s; 29 more students join and claim over HTTP at once (a forged claim refused);
+// it within 2 s, with the quick check the server graded and Fix-It as the page reported it; a
+// class hiding solutions never sends the quiz's key; 29 more students join and claim over HTTP at once (a forged claim refused);
 // a room reset clears the student's open page. Needs target/debug/mrtr (the test command's
 // cargo test builds it) beside dist/.
 import { spawn } from "node:child_process";
@@ -12,6 +13,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { equal, noProblems, ok } from "./assert.mjs";
 import { watchConsole } from "./assert.mjs";
+import { SOLUTION } from "./fixit-solution.mjs";
 
 const CODE = "E2E-1";
 
@@ -94,6 +96,23 @@ export const tests = {
       const seen = Date.now() - verified;
       ok(seen <= 2000, `seen after ${seen} ms`);
 
+      // The quick check, graded by the class server (this class shows solutions: the page
+      // explains each answer too), and Fix-It passed with a verifier that stops every attack.
+      const quiz = student.locator("mrtr-quiz");
+      await quiz.scrollIntoViewIfNeeded();
+      const picks = [1, 2, 1, 1, 0];
+      for (let q = 0; q < 5; q++) await quiz.locator(".question").nth(q).getByRole("radio").nth(picks[q]).check();
+      equal(await quiz.locator(".score").textContent(), "Score: 4 of 5 (5 answered)");
+      await student.getByText("✓ Quick check recorded by the class server: 4 of 5.").waitFor({ timeout: 5000 });
+      await teacher.locator('tr:has(th:text-is("Ada")) td[data-quiz]:text-is("4 of 5")').waitFor({ timeout: 2000 });
+      await student.locator("mrtr-fixit textarea").fill(SOLUTION);
+      await student.getByRole("button", { name: "Run the attacks" }).click();
+      await student.getByText("✓ Fix-It reported to the class server, with your verifier.").waitFor({ timeout: 20000 });
+      const reported = teacher.locator('tr:has(th:text-is("Ada")) td[data-fixit][data-done]');
+      await reported.waitFor({ timeout: 2000 });
+      await reported.locator("summary").click();
+      ok((await reported.locator("pre").textContent()).includes('used.has(claims.nonce)'), "the verifier, to read");
+
       // 29 more students at once, over HTTP; a forged claim among them is refused.
       const others = await Promise.all(Array.from({ length: 29 }, async (_, i) => {
         const seat = await api(server.url, "/api/join", null, { class: CODE, name: `Student ${i + 2}` });
@@ -118,8 +137,27 @@ export const tests = {
       const csv = await (await fetch(`${server.url}api/class.csv`, { headers: { authorization: `Bearer ${token}` } })).text();
       const rows = csv.trim().split("\r\n");
       equal(rows.length, 31);
-      ok(rows.find((r) => r.startsWith("Ada,")).endsWith(",,,,1"), rows[1]);
-      equal(rows.filter((r) => /^Student \d+,/.test(r) && r.endsWith(",,,1")).length, 29);
+      const ada = rows.find((r) => r.startsWith("Ada,")).split(",");
+      equal(ada.slice(3, 8), ["", "", "", "1", "4"], rows[1]);
+      ok(/^\d{4}-\d\d-\d\dT/.test(ada[8]), `Fix-It reported: ${ada[8]}`);
+      equal(rows.filter((r) => /^Student \d+,/.test(r) && r.endsWith(",,,1,,")).length, 29);
+
+      // Solutions hidden: the page asks for no key (the server would refuse it), says nothing
+      // of right or wrong, and the server grades.
+      await teacher.getByLabel("solutions and quiz answers").check();
+      const reloaded = student.waitForEvent("load");
+      await teacher.getByRole("button", { name: "Save the settings" }).click();
+      await reloaded;
+      const asked = [];
+      student.on("request", (request) => asked.push(request.url()));
+      const graded = student.locator("mrtr-quiz");
+      await graded.scrollIntoViewIfNeeded();
+      for (let q = 0; q < 5; q++) await graded.locator(".question").nth(q).getByRole("radio").nth(0).check();
+      equal(await graded.locator(".score").textContent(), "5 of 5 answered");
+      await student.getByText("✓ Quick check recorded by the class server.").waitFor({ timeout: 5000 });
+      await teacher.locator('tr:has(th:text-is("Ada")) td[data-quiz]:text-is("0 of 5")').waitFor({ timeout: 2000 });
+      equal(asked.filter((url) => url.includes("quiz-key")), [], "no key asked for");
+      equal((await fetch(`${server.url}app/probe/quiz-key.json`)).status, 403);
 
       // A room reset clears the student's open page.
       await teacher.getByLabel("Type the class code to confirm:").fill(CODE);

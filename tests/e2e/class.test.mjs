@@ -17,7 +17,7 @@ async function lesson(ctx, name, head, body, context) {
     ${body}</main>
     <script>
       window.events = [];
-      for (const type of ["mrtr-lab:ready", "mrtr-lab:verdict", "mrtr-lab:challenge", "mrtr-lab:quiz"]) {
+      for (const type of ["mrtr-lab:ready", "mrtr-lab:verdict", "mrtr-lab:challenge", "mrtr-lab:quiz", "mrtr-quiz:submitted"]) {
         document.addEventListener(type, (e) => window.events.push({ type, detail: e.detail }));
       }
     </script></body></html>`);
@@ -25,6 +25,8 @@ async function lesson(ctx, name, head, body, context) {
   context ??= await ctx.browser.newContext({ viewport: { width: 1100, height: 900 } });
   const page = await context.newPage();
   watchConsole(page);
+  page.fetched = [];
+  page.on("request", (request) => page.fetched.push(request.url()));
   await page.goto(`${url}${name}.html`);
   await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-lab:ready"));
   page.done = async () => { await context.close(); server.close(); };
@@ -70,14 +72,15 @@ export const tests = {
     const verdict = await lastEvent(page, "mrtr-lab:verdict");
     equal(verdict.classCode, "CS-101");
     equal(verdict.statement.context.extensions["urn:mrtr-lab:class-code"], "CS-101");
-    // The quick check records answers and says nothing of right or wrong; the score still
-    // reaches the page's event.
+    // The quick check records answers and says nothing of right or wrong: the page never
+    // loads the key, and the answers leave in an event, to be graded where the key is.
     await answerQuiz(lab);
     equal(await lab.locator(".explain").allTextContents(), Array(5).fill("Answer recorded."));
     equal(await lab.locator(".score").textContent(), "5 of 5 answered");
-    await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-lab:quiz"));
-    const quiz = await lastEvent(page, "mrtr-lab:quiz");
-    equal([quiz.score, quiz.classCode], [4, "CS-101"]);
+    await page.waitForFunction(() => window.events.some((e) => e.type === "mrtr-quiz:submitted"));
+    equal(await lastEvent(page, "mrtr-quiz:submitted"), { answers: [1, 2, 1, 1, 0], max: 5 });
+    equal(await lastEvent(page, "mrtr-lab:quiz"), undefined, "no score: the page cannot know it");
+    equal(page.fetched.filter((url) => url.includes("quiz-key")), [], "the key never fetched");
     // Fix-It: an attack that gets through has no hint under it.
     await lab.locator("mrtr-fixit").scrollIntoViewIfNeeded();
     await lab.getByRole("button", { name: "Run the attacks" }).click();

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { axeViolations, equal, noProblems, ok } from "./assert.mjs";
+import { SOLUTION } from "./fixit-solution.mjs";
 
 async function load(root) {
   const m = await import(join(root, "dist/pkg/mrtr_js.js"));
@@ -11,22 +12,6 @@ async function load(root) {
   const { STARTER, compile } = await import(join(root, "dist/probe/verifier.js"));
   return { m, STARTER, run: (source) => m.fixIt(compile(source, m)) };
 }
-
-/** Every check of docs/TOKEN.md, in JavaScript: what the exercise is looking for. */
-const SOLUTION = `function open(ticket, { principal, request, now, used }) {
-  if (typeof ticket !== "string" || ticket.length > 4096) return refuse("not a ticket");
-  const parts = ticket.split(".");
-  if (parts.length !== 3 || parts[0] !== "v1") return refuse("malformed");
-  const [version, payload, tag] = parts;
-  if (!lab.equal(lab.sign(version + "." + payload), tag)) return refuse("bad signature");
-  const claims = JSON.parse(lab.decode(payload));
-  if (claims.sub !== principal) return refuse("issued to a different principal");
-  if (!(now < claims.exp)) return refuse("expired");
-  if (claims.dig !== lab.digest(request)) return refuse("belongs to a different request");
-  if (used.has(claims.nonce)) return refuse("already used");
-  used.add(claims.nonce);
-  return accept();
-}`;
 
 const through = (report) => report.results.filter((row) => !row.ok).map((row) => row.attack);
 

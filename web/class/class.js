@@ -1,6 +1,7 @@
 // The class page's half of a class (`mrtr class serve`): it holds the seat, sends each
 // challenge the lab says is met to the class server, which replays the situation before it
-// records anything, keeps the lab's xAPI statements there, and clears the lab when the
+// records anything, sends the quick check's answers to be graded there, reports Fix-It's
+// pass with the verifier, keeps the lab's xAPI statements there, and clears the lab when the
 // instructor resets the room. The lab shows as done only what the server verified.
 const SEAT_KEY = "mrtr-class-seat";
 const DONE_KEY = "mrtr-lab-challenges"; // crates/lab/src/progress.rs
@@ -59,16 +60,34 @@ export async function start(place) {
   lab.setAttribute("picker", "");
   for (const [name, value] of Object.entries(JSON.parse(place.dataset.attributes))) lab.setAttribute(name, value);
   place.replaceWith(lab);
-  // Every event of the lab carries its xAPI statement: kept by the class server.
-  for (const name of ["mrtr-lab:verdict", "mrtr-lab:challenge", "mrtr-lab:quiz"]) {
+  // Every event of the lab carries its xAPI statement: kept by the class server. The quick
+  // check's is the server's own, made when it grades the answers.
+  for (const name of ["mrtr-lab:verdict", "mrtr-lab:challenge"]) {
     lab.addEventListener(name, (event) => {
       if (event.detail?.statement) api("/api/statements", { method: "POST", body: JSON.stringify(event.detail.statement) });
     });
   }
+  // The quick check: answered (the lab knows the key) or submitted (a class hiding solutions).
+  for (const name of ["mrtr-quiz:answered", "mrtr-quiz:submitted"]) {
+    lab.addEventListener(name, async (event) => {
+      const answer = await api("/api/quiz", { method: "POST", body: JSON.stringify({ answers: event.detail.answers }) });
+      if (!answer.ok) return say(answer.body.error ?? `Quick check not recorded (HTTP ${answer.status}).`, "refused");
+      say(answer.body.score === null
+        ? "✓ Quick check recorded by the class server."
+        : `✓ Quick check recorded by the class server: ${answer.body.score} of ${answer.body.max}.`, "recorded");
+    });
+  }
   lab.addEventListener("mrtr-lab:challenge", async (event) => {
     const { id, goal } = event.detail;
-    // Fix-It's check runs the learner's code, which the server does not run.
-    if (id === "fix-it") return;
+    if (id === "fix-it") {
+      // Fix-It's check runs the learner's code in this browser, which the server cannot run
+      // again: it keeps the pass as reported, with the verifier for the instructor to read.
+      const code = localStorage.getItem(FIXIT_KEY) ?? "";
+      const answer = await api("/api/fixit", { method: "POST", body: JSON.stringify({ code }) });
+      return answer.ok
+        ? say("✓ Fix-It reported to the class server, with your verifier.", "recorded")
+        : say(answer.body.error ?? `Fix-It not recorded (HTTP ${answer.status}).`, "refused");
+    }
     // The situation that met it, as the element's share link says it: the evidence.
     const situation = lab.situation;
     say(`Checking “${goal}”…`);

@@ -1,5 +1,6 @@
 // The instructor's live view of a class: students × challenges (kept current by the class
-// server's event stream), what stopped the class most, the settings, CSV, the room reset.
+// server's event stream), the quick check as the server graded it, Fix-It as each browser
+// reported it (with the verifier), what stopped the class most, the settings, CSV, the reset.
 // The token is the address's fragment (`/instructor#token=…`, printed at start).
 const token = new URLSearchParams(location.hash.slice(1)).get("token") ?? "";
 const said = document.getElementById("said");
@@ -24,7 +25,7 @@ function draw(view) {
   const head = document.querySelector("#students thead");
   head.replaceChildren();
   const top = head.insertRow();
-  for (const title of ["Student", ...view.challenges, "Met"]) {
+  for (const title of ["Student", ...view.challenges, "Met", "Quick check", "Fix-It (reported)"]) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = title;
@@ -44,6 +45,19 @@ function draw(view) {
       cell(row, at ? `✓ ${new Date(at).toLocaleTimeString()}` : "", Boolean(at)).dataset.challenge = id;
     }
     cell(row, String(Object.keys(student.done).length));
+    cell(row, student.quiz ? `${student.quiz.score} of ${student.quiz.max}` : "", Boolean(student.quiz)).dataset.quiz = "";
+    const fixit = cell(row, "", Boolean(student.fixit));
+    fixit.dataset.fixit = "";
+    if (student.fixit) {
+      // Passed in the student's browser; the verifier they wrote, to read.
+      const code = document.createElement("details");
+      const summary = document.createElement("summary");
+      summary.textContent = `✓ ${new Date(student.fixit.atMs).toLocaleTimeString()}`;
+      const pre = document.createElement("pre");
+      pre.textContent = student.fixit.code;
+      code.append(summary, pre);
+      fixit.append(code);
+    }
   }
   const mistakes = document.getElementById("mistakes");
   mistakes.replaceChildren(...view.mistakes.map((m) => {

@@ -19,6 +19,15 @@ use std::time::{Duration, Instant};
 
 const STUDENTS: usize = 30;
 const CODE: &str = "CS-101";
+/// The quick check's right answers, read off its questions by hand.
+const RIGHT: [u8; 5] = [1, 2, 1, 1, 1];
+
+/// Student `i`'s quick check: the first `i % 6` questions answered wrong, the rest right.
+fn answers(i: usize) -> (Vec<u8>, usize) {
+    let wrong = i % 6;
+    let answers = RIGHT.iter().enumerate().map(|(q, &right)| if q < wrong { (right + 1) % 3 } else { right }).collect();
+    (answers, RIGHT.len() - wrong)
+}
 
 /// The situations a student's lab sends when it meets each challenge, made by playing the
 /// lab's own state as a student clicks.
@@ -135,6 +144,14 @@ async fn a_class_runs(db: &str) {
                 let (status, said) = post(&client, &format!("{url}/api/claim"), &secret, claim).await;
                 assert_eq!((status, &said["recorded"]), (200, &json!(true)), "{said}");
             }
+            // The quick check, graded by the server; every third student reports Fix-It passed.
+            let (answers, score) = answers(i);
+            let (status, said) = post(&client, &format!("{url}/api/quiz"), &secret, json!({"answers": answers})).await;
+            assert_eq!((status, &said["score"]), (200, &json!(score)), "{said}");
+            if i.is_multiple_of(3) {
+                let code = json!({"code": format!("// the verifier of student {i}")});
+                assert_eq!(post(&client, &format!("{url}/api/fixit"), &secret, code).await.0, 200);
+            }
             secret
         })
     });
@@ -142,13 +159,14 @@ async fn a_class_runs(db: &str) {
     for student in students {
         secrets.push(student.await.expect("a student"));
     }
-    let heard = hear(live, STUDENTS + 2 * STUDENTS, Duration::from_secs(10)).await;
+    let heard = hear(live, STUDENTS + 2 * STUDENTS + STUDENTS + STUDENTS / 3, Duration::from_secs(10)).await;
     let completions = heard.iter().filter(|c| c["type"] == "completed").count();
     println!(
         "{STUDENTS} students joined and met 2 challenges each in {:?}; the live view heard {completions}",
         started.elapsed()
     );
     assert_eq!(completions, 2 * STUDENTS, "the live view hears every completion");
+    assert_eq!(heard.iter().filter(|c| c["type"] == "quiz").count(), STUDENTS, "and every quick check");
 
     // What is not evidence is refused, with its reason, and recorded as a mistake.
     let me = &secrets[0];
@@ -172,6 +190,15 @@ async fn a_class_runs(db: &str) {
     let (status, _) =
         post(&client, &format!("{}/api/claim", server.url), "stolen", claim("charge-less", &met("charge-less"))).await;
     assert_eq!(status, 401, "a seat secret nobody was given holds no seat");
+    // A quick check of the wrong length, or naming an option no question has; a verifier
+    // larger than any written by hand.
+    for answers in [json!([1, 2]), json!([1, 2, 1, 1, 7]), json!([1, 2, 1, 1, -1]), json!("12111")] {
+        let (status, said) = post(&client, &format!("{}/api/quiz", server.url), me, json!({"answers": answers})).await;
+        assert!(status == 400 || status == 422, "{answers} → {status} {said}");
+        assert!(said["error"].as_str().is_some_and(|e| !e.is_empty()), "{said}");
+    }
+    let code = json!({"code": "x".repeat(40_000)});
+    assert_eq!(post(&client, &format!("{}/api/fixit", server.url), me, code).await.0, 413);
     let huge = "s=voucher&".to_owned() + &"m=honest&".repeat(20_000);
     let (status, _) = post(&client, &format!("{}/api/claim", server.url), me, claim("redeem-twice", &huge)).await;
     assert_eq!(status, 413, "a situation larger than the lab writes");
@@ -209,10 +236,42 @@ async fn a_class_runs(db: &str) {
     let (status, csv) = get(&client, &format!("{}/api/class.csv", server.url), &token).await;
     assert_eq!(status, 200);
     let rows: Vec<&str> = csv.split("\r\n").filter(|r| !r.is_empty()).collect();
-    assert_eq!(rows[0], "name,joined,charge-less,redeem-twice,staging-to-prod,loop-forever,met");
+    assert_eq!(
+        rows[0],
+        "name,joined,charge-less,redeem-twice,staging-to-prod,loop-forever,met,quick check (of 5),fix-it (reported)"
+    );
     assert_eq!(rows.len(), STUDENTS + 1);
-    assert!(rows[1..].iter().all(|r| r.ends_with(",,,2") && r.matches("T").count() >= 3), "{csv}");
+    for row in &rows[1..] {
+        let cells: Vec<&str> = row.split(',').collect();
+        let i: usize = cells[0].trim_start_matches("Student ").parse().expect("a student's number");
+        assert_eq!(&cells[4..8], ["", "", "2", &answers(i).1.to_string()], "{row}");
+        assert!(cells[2].contains('T') && cells[3].contains('T'), "two challenges met: {row}");
+        assert_eq!(cells[8].contains('T'), i.is_multiple_of(3), "Fix-It reported by every third: {row}");
+        let shown = &view["students"]
+            .as_array()
+            .expect("students")
+            .iter()
+            .find(|s| s["name"] == cells[0])
+            .expect("in the view")["quiz"];
+        assert_eq!(shown["score"], json!(answers(i).1), "{shown}");
+    }
     assert_eq!(get(&client, &format!("{}/api/class", server.url), "not-the-token").await.0, 401);
+
+    // The quiz's key reaches a browser only while the class shows solutions; hidden, the
+    // server still grades, and says the score to nobody but the instructor.
+    let key = format!("{}/app/probe/quiz-key.json", server.url);
+    let (status, text) = get(&client, &key, "").await;
+    let served: Value = serde_json::from_str(&text).expect("the key, as JSON");
+    assert_eq!((status, served.as_array().map(Vec::len)), (200, Some(RIGHT.len())));
+    let hide = json!({"settings": "hide=solutions"});
+    assert_eq!(post(&client, &format!("{}/api/settings", server.url), &token, hide).await.0, 200);
+    let (status, text) = get(&client, &key, "").await;
+    assert_eq!(status, 403, "{text}");
+    let (status, said) = post(&client, &format!("{}/api/quiz", server.url), me, json!({"answers": RIGHT})).await;
+    assert_eq!((status, &said["score"]), (200, &Value::Null), "{said}");
+    let (_, view) = get(&client, &format!("{}/api/class", server.url), &token).await;
+    let view: Value = serde_json::from_str(&view).expect("JSON");
+    assert_eq!(view["students"][0]["quiz"]["score"], json!(5), "the later answers replace the earlier: {view}");
 
     // A room reset: a new generation, every open student page told, the progress archived.
     let seat_live = client
@@ -233,7 +292,10 @@ async fn a_class_runs(db: &str) {
     let (_header, rows) = csv.split_once("\r\n").expect("a header row");
     let rows: Vec<&str> = rows.split_terminator("\r\n").collect();
     assert_eq!(rows.len(), STUDENTS, "every seat kept");
-    assert!(rows.iter().all(|r| r.ends_with(",,,,,0")), "no challenge met in the new generation: {csv}");
+    assert!(
+        rows.iter().all(|r| r.ends_with(",,,,,0,,")),
+        "nothing met, graded or reported in the new generation: {csv}"
+    );
     let (status, said) =
         post(&client, &format!("{}/api/claim", server.url), &secrets[1], claim("charge-less", &met("charge-less")))
             .await;

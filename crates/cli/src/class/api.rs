@@ -5,7 +5,8 @@
 use super::evidence::{self, MAX_SITUATION};
 use super::export;
 use super::live::Live;
-use super::store::{ClassRow, Completion, Seat, Store};
+use super::quiz;
+use super::store::{ClassRow, Completion, FixItReport, QuizGrade, Seat, Store};
 use axum::extract::{FromRequestParts, Query, State};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
@@ -22,6 +23,8 @@ use std::sync::Arc;
 pub const MAX_NAME: usize = 40;
 /// The most seats a class takes: a flood of joins stops here.
 pub const MAX_SEATS: i64 = 1_000;
+/// The longest Fix-It verifier kept.
+pub const MAX_FIXIT_CODE: usize = 32 * 1024;
 /// The longest xAPI statement kept.
 pub const MAX_STATEMENT: usize = 16 * 1024;
 
@@ -216,10 +219,9 @@ pub struct Claim {
 
 /// Checks and records a claim.
 pub async fn claim(State(state): Shared, Student(seat): Student, Body(claim): Body<Claim>) -> Response {
-    let class = match state.store.find_class(&state.code).await {
-        Ok(Some(class)) => class,
-        Ok(None) => return refuse(StatusCode::NOT_FOUND, "no such class"),
-        Err(why) => return failed(why),
+    let class = match current(&state).await {
+        Ok(class) => class,
+        Err(refusal) => return refusal,
     };
     if claim.situation.len() > MAX_SITUATION {
         return refuse(StatusCode::PAYLOAD_TOO_LARGE, evidence::Refusal::TooLarge);
@@ -259,6 +261,95 @@ pub async fn claim(State(state): Shared, Student(seat): Student, Body(claim): Bo
     }
 }
 
+/// The class as it stands, or the refusal.
+async fn current(state: &ClassState) -> Result<ClassRow, Response> {
+    match state.store.find_class(&state.code).await {
+        Ok(Some(class)) => Ok(class),
+        Ok(None) => Err(refuse(StatusCode::NOT_FOUND, "no such class")),
+        Err(why) => Err(failed(why)),
+    }
+}
+
+/// The activity IRI of a class's statements (the prefix of their object ids; the class's lab
+/// page gives its element the same).
+pub fn activity(code: &str) -> String {
+    format!("urn:mrtr-lab:class:{code}")
+}
+
+/// `POST /api/quiz {"answers": [1, 2, 1, 1, 1]}`: the quick check, graded here.
+#[derive(Debug, Deserialize)]
+pub struct Answers {
+    answers: Vec<u8>,
+}
+
+/// Grades and keeps a seat's quick check, and keeps its xAPI statement.
+pub async fn quiz(State(state): Shared, Student(seat): Student, Body(body): Body<Answers>) -> Response {
+    let class = match current(&state).await {
+        Ok(class) => class,
+        Err(refusal) => return refusal,
+    };
+    let graded = match quiz::grade(&body.answers) {
+        Ok(graded) => graded,
+        Err(why) => return refuse(StatusCode::BAD_REQUEST, why),
+    };
+    let at_ms = now_ms();
+    let grade = QuizGrade { seat: seat.id.clone(), score: graded.score as i64, max: graded.max as i64, at_ms };
+    let answers = serde_json::to_string(&body.answers).unwrap_or_default();
+    if let Err(why) = state.store.grade_quiz(class.generation, &grade, &answers).await {
+        return failed(why);
+    }
+    if let Err(why) = keep(&state, &class, &seat, quiz::statement(&activity(&state.code), graded), at_ms).await {
+        return failed(why);
+    }
+    state.live.tell("quiz", json!({"seat": seat.id, "name": seat.name, "score": graded.score, "max": graded.max}));
+    // The score goes back only where the class shows solutions: a graded session says nothing.
+    let solutions = !settings_of(&class.settings).hide_solutions;
+    Json(json!({"recorded": true, "score": solutions.then_some(graded.score), "max": graded.max})).into_response()
+}
+
+/// `POST /api/fixit {"code"}`: Fix-It passed in the student's browser, with the verifier.
+#[derive(Debug, Deserialize)]
+pub struct FixIt {
+    code: String,
+}
+
+/// Keeps a Fix-It pass as reported: the server cannot run the student's JavaScript, so the
+/// instructor sees it marked as reported and can read the verifier.
+pub async fn fixit(State(state): Shared, Student(seat): Student, Body(body): Body<FixIt>) -> Response {
+    if body.code.len() > MAX_FIXIT_CODE {
+        return refuse(StatusCode::PAYLOAD_TOO_LARGE, format!("a verifier of at most {MAX_FIXIT_CODE} bytes is kept"));
+    }
+    let class = match current(&state).await {
+        Ok(class) => class,
+        Err(refusal) => return refusal,
+    };
+    let at_ms = now_ms();
+    let report = FixItReport { seat: seat.id.clone(), code: body.code, at_ms };
+    if let Err(why) = state.store.report_fixit(class.generation, &report).await {
+        return failed(why);
+    }
+    state.live.tell("fixit", json!({"seat": seat.id, "name": seat.name, "atMs": at_ms}));
+    Json(json!({"recorded": true})).into_response()
+}
+
+/// Keeps `statement` as the seat's, with the actor, time and id the class server gives every one.
+async fn keep(
+    state: &ClassState,
+    class: &ClassRow,
+    seat: &Seat,
+    mut statement: Value,
+    at_ms: i64,
+) -> Result<(), String> {
+    // The lab writes the verb, object and result; the class server adds who, when, and an id
+    // by which an LRS keeps a statement sent twice once.
+    let id = uuid::Uuid::new_v4().to_string();
+    statement["id"] = id.clone().into();
+    statement["actor"] = json!({"objectType": "Agent", "name": seat.name,
+        "account": {"homePage": activity(&state.code), "name": seat.id}});
+    statement["timestamp"] = export::iso_ms(at_ms).into();
+    state.store.statement(class.generation, &seat.id, &id, &statement.to_string(), at_ms).await
+}
+
 /// `POST /api/statements`: an xAPI statement the seat's lab emitted, kept.
 pub async fn statement(State(state): Shared, Student(seat): Student, Body(body): Body<Value>) -> Response {
     if body.to_string().len() > MAX_STATEMENT || !body.is_object() {
@@ -267,20 +358,11 @@ pub async fn statement(State(state): Shared, Student(seat): Student, Body(body):
             format!("a statement is one JSON object of at most {MAX_STATEMENT} bytes"),
         );
     }
-    let generation = match state.store.find_class(&state.code).await {
-        Ok(Some(class)) => class.generation,
-        Ok(None) => return refuse(StatusCode::NOT_FOUND, "no such class"),
-        Err(why) => return failed(why),
+    let class = match current(&state).await {
+        Ok(class) => class,
+        Err(refusal) => return refusal,
     };
-    // The lab writes the verb, object and result; the class server adds who, when, and an id
-    // by which an LRS keeps a statement sent twice once.
-    let (id, at_ms) = (uuid::Uuid::new_v4().to_string(), now_ms());
-    let mut statement = body;
-    statement["id"] = id.clone().into();
-    statement["actor"] = json!({"objectType": "Agent", "name": seat.name,
-        "account": {"homePage": format!("urn:mrtr-lab:class:{}", state.code), "name": seat.id}});
-    statement["timestamp"] = export::iso_ms(at_ms).into();
-    match state.store.statement(generation, &seat.id, &id, &statement.to_string(), at_ms).await {
+    match keep(&state, &class, &seat, body, now_ms()).await {
         Ok(()) => (StatusCode::ACCEPTED, Json(json!({"kept": true}))).into_response(),
         Err(why) => failed(why),
     }
@@ -303,18 +385,26 @@ pub async fn me(State(state): Shared, Student(seat): Student) -> Response {
 
 /// The class as the instructor sees it: students × challenges, and the common mistakes.
 pub async fn overview(state: &ClassState, generation: i64) -> Result<Value, String> {
-    let seats = state.store.seats(&state.code).await?;
-    let done = state.store.completions(&state.code, generation).await?;
+    let progress = state.store.progress(&state.code, generation).await?;
     let mistakes = state.store.refusal_counts(&state.code, generation).await?;
     let statements = state.store.statement_count(&state.code, generation).await?;
     let class = state.store.find_class(&state.code).await?.map(|c| c.settings).unwrap_or_default();
     let challenges: Vec<&str> = mrtr_sim::challenges::CHALLENGES.iter().map(|c| c.id).collect();
-    let students: Vec<Value> = seats
+    let students: Vec<Value> = progress
+        .seats
         .iter()
         .map(|seat| {
-            let mine: serde_json::Map<String, Value> =
-                done.iter().filter(|c| c.seat == seat.id).map(|c| (c.challenge.clone(), json!(c.at_ms))).collect();
-            json!({"seat": seat.id, "name": seat.name, "joinedMs": seat.joined_ms, "done": mine})
+            let mine: serde_json::Map<String, Value> = progress
+                .done
+                .iter()
+                .filter(|c| c.seat == seat.id)
+                .map(|c| (c.challenge.clone(), json!(c.at_ms)))
+                .collect();
+            let quiz = progress.quiz.iter().find(|q| q.seat == seat.id);
+            let fixit = progress.fixit.iter().find(|f| f.seat == seat.id);
+            json!({"seat": seat.id, "name": seat.name, "joinedMs": seat.joined_ms, "done": mine,
+                "quiz": quiz.map(|q| json!({"score": q.score, "max": q.max, "atMs": q.at_ms})),
+                "fixit": fixit.map(|f| json!({"atMs": f.at_ms, "code": f.code}))})
         })
         .collect();
     let mistakes: Vec<Value> = mistakes
@@ -335,12 +425,10 @@ pub async fn class(State(state): Shared, Instructor(class): Instructor) -> Respo
 
 /// `GET /api/class.csv`: one row per student, one column per challenge (when met, ISO-8601).
 pub async fn csv(State(state): Shared, Instructor(class): Instructor) -> Response {
-    let (seats, done) =
-        match (state.store.seats(&state.code).await, state.store.completions(&state.code, class.generation).await) {
-            (Ok(seats), Ok(done)) => (seats, done),
-            (Err(why), _) | (_, Err(why)) => return failed(why),
-        };
-    let body = export::csv(&seats, &done);
+    let body = match state.store.progress(&state.code, class.generation).await {
+        Ok(progress) => export::csv(&progress),
+        Err(why) => return failed(why),
+    };
     let name = format!(
         "attachment; filename=\"{}-progress.csv\"",
         state.code.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "_")

@@ -1,27 +1,31 @@
 //! The class's progress as CSV, in the form spreadsheets open without asking: a header row,
 //! one row per student (in the order they joined), one column per challenge holding when it
-//! was met (ISO-8601, UTC) or nothing, and a count; RFC 4180 quoting, CRLF line ends, and a
+//! was met (ISO-8601, UTC) or nothing, a count, the quick check's score (of 5) as the class
+//! server graded it, and when the student's browser reported Fix-It passed; RFC 4180 quoting, CRLF line ends, and a
 //! cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`) prefixed with `'`.
 //!
 //! ```
 //! use mrtr::class::export::csv;
-//! use mrtr::class::store::{Completion, Seat};
+//! use mrtr::class::store::{Completion, Progress, QuizGrade, Seat};
 //! let seats = vec![Seat { id: "s1".into(), name: "=Ada, \"A\"".into(), joined_ms: 0 }];
 //! let done = vec![Completion { seat: "s1".into(), challenge: "redeem-twice".into(), situation: String::new(), at_ms: 1_767_225_600_000 }];
-//! let text = csv(&seats, &done);
-//! assert!(text.starts_with("name,joined,charge-less,redeem-twice,"));
-//! assert!(text.contains("\"'=Ada, \"\"A\"\"\",1970-01-01T00:00:00Z,,2026-01-01T00:00:00Z,"));
+//! let quiz = vec![QuizGrade { seat: "s1".into(), score: 4, max: 5, at_ms: 0 }];
+//! let text = csv(&Progress { seats, done, quiz, fixit: vec![] });
+//! assert!(text.starts_with("name,joined,charge-less,redeem-twice,staging-to-prod,loop-forever,met,quick check (of 5),fix-it (reported)\r\n"));
+//! assert!(text.contains("\"'=Ada, \"\"A\"\"\",1970-01-01T00:00:00Z,,2026-01-01T00:00:00Z,,,1,4,\r\n"));
 //! ```
 
-use super::store::{Completion, Seat};
+use super::quiz::QUESTIONS;
+use super::store::Progress;
 use mrtr_sim::challenges::CHALLENGES;
 
 /// The CSV text.
-pub fn csv(seats: &[Seat], done: &[Completion]) -> String {
+pub fn csv(progress: &Progress) -> String {
+    let Progress { seats, done, quiz, fixit } = progress;
     let mut out = String::new();
     let mut header = vec!["name".to_owned(), "joined".to_owned()];
     header.extend(CHALLENGES.iter().map(|c| c.id.to_owned()));
-    header.push("met".to_owned());
+    header.extend(["met".to_owned(), format!("quick check (of {QUESTIONS})"), "fix-it (reported)".to_owned()]);
     line(&mut out, &header);
     for seat in seats {
         let mut row = vec![seat.name.clone(), iso(seat.joined_ms)];
@@ -36,6 +40,8 @@ pub fn csv(seats: &[Seat], done: &[Completion]) -> String {
             }
         }
         row.push(met.to_string());
+        row.push(quiz.iter().find(|q| q.seat == seat.id).map(|q| q.score.to_string()).unwrap_or_default());
+        row.push(fixit.iter().find(|f| f.seat == seat.id).map(|f| iso(f.at_ms)).unwrap_or_default());
         line(&mut out, &row);
     }
     out

@@ -20,6 +20,7 @@ pub mod live;
 pub mod lrs;
 mod pages;
 pub mod practice;
+pub mod quiz;
 pub mod store;
 
 use api::ClassState;
@@ -135,6 +136,8 @@ pub fn router(state: Arc<ClassState>, dist: &std::path::Path) -> Router {
         .route("/api/join", post(api::join))
         .route("/api/claim", post(api::claim))
         .route("/api/statements", post(api::statement))
+        .route("/api/quiz", post(api::quiz))
+        .route("/api/fixit", post(api::fixit))
         .route("/api/me", get(api::me))
         .route("/api/seat-live", get(api::seat_live))
         .route("/api/class", get(api::class))
@@ -147,6 +150,7 @@ pub fn router(state: Arc<ClassState>, dist: &std::path::Path) -> Router {
         .route("/instructor", get(pages::instructor))
         .route("/class.js", get(pages::class_js))
         .route("/instructor.js", get(pages::instructor_js))
+        .route("/app/probe/quiz-key.json", get(pages::quiz_key))
         .with_state(state);
     api.nest_service("/app", tower_http::services::ServeDir::new(dist)).layer(RequestBodyLimitLayer::new(MAX_BODY))
 }

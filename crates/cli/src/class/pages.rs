@@ -1,9 +1,10 @@
 //! The class's own pages, built into the binary: joining, the lab with the class's settings
 //! baked into its address, and the instructor's view (`web/class/`).
 
-use super::api::{settings_of, settings_parts, ClassState};
+use super::api::{activity, refuse, settings_of, settings_parts, ClassState};
 use axum::extract::State;
 use axum::http::header;
+use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use std::sync::Arc;
 
@@ -28,7 +29,8 @@ pub async fn lab(State(state): State<Arc<ClassState>>) -> Response {
     // Read and written again: only what the lab knows reaches the element.
     let class = settings_of(&settings);
     // `class-code`: the element's name for it (`class` is HTML's own attribute).
-    let mut attributes = vec![("class-code", state.code.clone())];
+    // `activity`: the prefix of its statements' object ids, as the server's own quiz statement.
+    let mut attributes = vec![("class-code", state.code.clone()), ("activity", activity(&state.code))];
     attributes.extend(settings_parts(&class));
     let attributes: serde_json::Map<String, serde_json::Value> =
         attributes.into_iter().map(|(name, value)| (name.to_owned(), value.into())).collect();
@@ -40,6 +42,19 @@ pub async fn lab(State(state): State<Arc<ClassState>>) -> Response {
 /// `GET /instructor`: the live view (the token comes in the address's fragment).
 pub async fn instructor(State(state): State<Arc<ClassState>>) -> Html<String> {
     Html(INSTRUCTOR.replace("{{CLASS}}", &html_escape(&state.code)))
+}
+
+/// `GET /app/probe/quiz-key.json`: the quick check's answers, which the lab fetches to explain
+/// them; refused while the class hides solutions (the class server grades the quiz then).
+pub async fn quiz_key(State(state): State<Arc<ClassState>>) -> Response {
+    let hidden = match state.store.find_class(&state.code).await {
+        Ok(Some(class)) => settings_of(&class.settings).hide_solutions,
+        _ => true,
+    };
+    if hidden {
+        return refuse(StatusCode::FORBIDDEN, "this class hides solutions: the class server grades the quick check");
+    }
+    ([(header::CONTENT_TYPE, "application/json")], super::quiz::KEY_JSON).into_response()
 }
 
 /// `GET /class.js`.

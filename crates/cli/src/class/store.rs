@@ -30,6 +30,43 @@ pub struct Completion {
     pub at_ms: i64,
 }
 
+/// A quick check the class server graded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuizGrade {
+    /// The seat.
+    pub seat: String,
+    /// Right answers.
+    pub score: i64,
+    /// Questions.
+    pub max: i64,
+    /// When the last answer came, ms since the epoch.
+    pub at_ms: i64,
+}
+
+/// Fix-It passed, as the student's browser reported it (the verifier runs there).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FixItReport {
+    /// The seat.
+    pub seat: String,
+    /// The verifier the student wrote.
+    pub code: String,
+    /// When, ms since the epoch.
+    pub at_ms: i64,
+}
+
+/// Everything a class did in one generation: what the instructor's table and the CSV show.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Progress {
+    /// Every seat, in the order they joined.
+    pub seats: Vec<Seat>,
+    /// The challenges met, oldest first.
+    pub done: Vec<Completion>,
+    /// The quick checks graded.
+    pub quiz: Vec<QuizGrade>,
+    /// The Fix-It passes reported.
+    pub fixit: Vec<FixItReport>,
+}
+
 /// A class as the database holds it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClassRow {
@@ -233,6 +270,81 @@ impl Store {
                 })
             })
             .collect()
+    }
+
+    /// Keeps a graded quick check, replacing the seat's earlier one in this generation.
+    pub async fn grade_quiz(&self, generation: i64, grade: &QuizGrade, answers: &str) -> Result<(), String> {
+        sqlx::query(
+            "INSERT INTO quiz_grades (seat, generation, answers, score, max, at_ms) VALUES ($1, $2, $3, $4, $5, $6) \
+             ON CONFLICT (seat, generation) DO UPDATE SET answers = excluded.answers, score = excluded.score, \
+             max = excluded.max, at_ms = excluded.at_ms",
+        )
+        .bind(&grade.seat)
+        .bind(generation)
+        .bind(answers)
+        .bind(grade.score)
+        .bind(grade.max)
+        .bind(grade.at_ms)
+        .run(self)
+        .await
+    }
+
+    /// Keeps a Fix-It pass the seat's browser reported, replacing its earlier one.
+    pub async fn report_fixit(&self, generation: i64, report: &FixItReport) -> Result<(), String> {
+        sqlx::query(
+            "INSERT INTO fixit_reports (seat, generation, code, at_ms) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (seat, generation) DO UPDATE SET code = excluded.code, at_ms = excluded.at_ms",
+        )
+        .bind(&report.seat)
+        .bind(generation)
+        .bind(&report.code)
+        .bind(report.at_ms)
+        .run(self)
+        .await
+    }
+
+    /// The class's seats, completions, quick checks and Fix-It reports in `generation`.
+    pub async fn progress(&self, code: &str, generation: i64) -> Result<Progress, String> {
+        let quiz = sqlx::query(
+            "SELECT q.seat, q.score, q.max, q.at_ms FROM quiz_grades q JOIN seats s ON s.id = q.seat \
+             WHERE s.class_code = $1 AND q.generation = $2 ORDER BY q.at_ms, q.seat",
+        )
+        .bind(code)
+        .bind(generation)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        let quiz = quiz
+            .iter()
+            .map(|r| {
+                Ok(QuizGrade {
+                    seat: r.try_get(0).map_err(db)?,
+                    score: r.try_get(1).map_err(db)?,
+                    max: r.try_get(2).map_err(db)?,
+                    at_ms: r.try_get(3).map_err(db)?,
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        let fixit = sqlx::query(
+            "SELECT f.seat, f.code, f.at_ms FROM fixit_reports f JOIN seats s ON s.id = f.seat \
+             WHERE s.class_code = $1 AND f.generation = $2 ORDER BY f.at_ms, f.seat",
+        )
+        .bind(code)
+        .bind(generation)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        let fixit = fixit
+            .iter()
+            .map(|r| {
+                Ok(FixItReport {
+                    seat: r.try_get(0).map_err(db)?,
+                    code: r.try_get(1).map_err(db)?,
+                    at_ms: r.try_get(2).map_err(db)?,
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(Progress { seats: self.seats(code).await?, done: self.completions(code, generation).await?, quiz, fixit })
     }
 
     /// How often each reason refused a claim in `generation`, most often first.
