@@ -88,7 +88,10 @@ export const tests = {
   async "a challenge detects success, gives hints, and explains the impossible one"(ctx) {
     const page = await ctx.openPage("#deploy");
     const panel = page.getByRole("region", { name: /Challenges/ });
+    // Reset progress sits with the continue code, which loads as the panel comes near.
+    await panel.scrollIntoViewIfNeeded();
     await panel.getByRole("button", { name: "Reset progress" }).click();
+    await panel.getByText("Progress reset: every challenge and Fix-It start again in this browser.").waitFor();
     ok((await panel.getByRole("heading").textContent()).includes("0 of 4 done"));
     const cheaper = panel.locator('[data-challenge="charge-less"]');
     await cheaper.getByRole("button", { name: "Show a hint" }).click();

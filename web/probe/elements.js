@@ -236,6 +236,10 @@ const FIX_IT = "fix-it";
 const stored = (key) => { try { return localStorage.getItem(key); } catch { return null; } };
 const store = (key, value) => { try { localStorage.setItem(key, value); } catch { /* storage off */ } };
 const done = () => (stored(PROGRESS_KEY) ?? "").split(",").filter(Boolean);
+const forget = (key) => { try { localStorage.removeItem(key); } catch { /* storage off */ } };
+/** Dispatched (bubbles, composed) when the record changes outside the lab: the lab's
+ *  challenges read it again (crates/lab/src/progress.rs), and these elements too. */
+const PROGRESS_EVENT = "mrtr-lab:progress";
 
 /** Where `source` (the body of Fix-It's code box) stops parsing: {message, line, column}
  *  (from 1), or null when it parses. A classic worker reports a syntax error in its script
@@ -313,6 +317,20 @@ class MrtrFixIt extends HTMLElement {
       element("div", { className: "controls" }, this.button, reset), this.status, this.progress, this.results);
     this.button.addEventListener("click", () => this.run());
     reset.addEventListener("click", () => { this.code.value = STARTER; store(CODE_KEY, STARTER); });
+    this.showProgress();
+    // The record changed elsewhere (a reset, a continue code): what this shows follows it.
+    this.getRootNode().addEventListener(PROGRESS_EVENT, () => this.#reread());
+  }
+
+  /** After a reset the previous learner's verifier, verdict and results leave the screen. */
+  #reread() {
+    if (stored(CODE_KEY) === null) {
+      this.code.value = STARTER;
+      this.status.hidden = true;
+      this.status.textContent = "";
+      delete this.status.dataset.state;
+      this.results.replaceChildren();
+    }
     this.showProgress();
   }
 
@@ -416,10 +434,10 @@ export function readContinueCode(ids, code) {
   return { done: ids.filter((_, i) => Math.floor(bits / 2 ** i) % 2 === 1) };
 }
 
-/** "Continue in another browser": the continue code of this browser's progress, and a field
- *  that takes another browser's. The lab places it in the challenges panel with `ids`, the
- *  ids a code carries; after a code is taken it dispatches `mrtr-lab:progress` (bubbles,
- *  composed), on which the lab reads the record again (crates/lab/src/progress.rs). */
+/** "Reset progress" and "Continue in another browser": forgets this browser's progress (the
+ *  challenges met, Fix-It's pass and verifier), shows its continue code, and takes another
+ *  browser's. The lab places it in the challenges panel with `ids`, the ids a code carries;
+ *  after a reset or a code it dispatches `mrtr-lab:progress`. */
 class MrtrProgress extends HTMLElement {
   connectedCallback() {
     if (this.code) return;
@@ -432,14 +450,30 @@ class MrtrProgress extends HTMLElement {
       element("button", { type: "submit", className: "secondary", textContent: "Continue" }));
     const details = element("details", { className: "continue" },
       element("summary", { textContent: "Continue in another browser" }),
-      element("p", {}, "Your continue code: ", this.code), form, this.status);
+      element("p", {}, "Your continue code: ", this.code), form);
     details.addEventListener("toggle", () => this.show());
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       this.take(this.input.value);
     });
-    this.append(details);
+    const reset = element("button", { type: "button", className: "secondary", textContent: "Reset progress" });
+    reset.addEventListener("click", () => this.reset());
+    this.append(element("p", { className: "progress-actions" }, reset), details, this.status);
     this.show();
+    for (const name of [PROGRESS_EVENT, "mrtr-fixit:passed"]) this.getRootNode().addEventListener(name, () => this.show());
+  }
+
+  /** Everything this browser kept of the learner's progress goes, and every part shows it. */
+  reset() {
+    forget(PROGRESS_KEY);
+    forget(CODE_KEY);
+    this.status.textContent = "Progress reset: every challenge and Fix-It start again in this browser.";
+    this.#changed();
+  }
+
+  #changed() {
+    this.show();
+    this.dispatchEvent(new CustomEvent(PROGRESS_EVENT, { bubbles: true, composed: true }));
   }
 
   get ids() {
@@ -459,9 +493,10 @@ class MrtrProgress extends HTMLElement {
     const merged = [...new Set([...done(), ...read.done])];
     store(PROGRESS_KEY, merged.join(","));
     this.input.value = "";
-    this.show();
-    this.status.textContent = `Continued: ${merged.filter((id) => this.ids.includes(id)).length} of ${this.ids.length} done in this browser now.`;
-    this.dispatchEvent(new CustomEvent("mrtr-lab:progress", { bubbles: true, composed: true }));
+    const challenges = merged.filter((id) => id !== FIX_IT && this.ids.includes(id)).length;
+    const fixit = merged.includes(FIX_IT) ? " and Fix-It" : "";
+    this.status.textContent = `Continued: ${challenges} challenge${challenges === 1 ? "" : "s"}${fixit} done in this browser now.`;
+    this.#changed();
   }
 }
 

@@ -32,8 +32,8 @@ pub struct Props {
     /// Where the lab runs: hears of each challenge met, and says whether the panel is a
     /// region landmark (region.rs).
     pub host: Host,
-    /// How many times the record was changed from outside (a continue code): a new number
-    /// reads it again.
+    /// How many times the record was changed from outside (`<mrtr-progress>`: a reset, a
+    /// continue code): a new number reads it again.
     pub progress: u32,
 }
 
@@ -43,7 +43,7 @@ pub fn challenges(props: &Props) -> Html {
     let host = &props.host;
     let done = use_state(progress::load);
     {
-        // <mrtr-progress> changed the record (a continue code): read it again (parts.rs).
+        // <mrtr-progress> changed the record (a reset, a continue code): read it again (parts.rs).
         let done = done.clone();
         use_effect_with(props.progress, move |_| done.set(progress::load()));
     }
@@ -64,23 +64,15 @@ pub fn challenges(props: &Props) -> Html {
             }
         });
     }
-    let reset = {
-        let done = done.clone();
-        Callback::from(move |_: MouseEvent| {
-            progress::reset();
-            done.set(Vec::new());
-        })
-    };
     // The challenges in the scenarios the class is offered. The same record holds Fix-It's
     // pass (web/probe/elements.js): only these count here.
     let class = host.class.clone();
     let offered = || CHALLENGES.iter().enumerate().filter(|(_, c)| class.offers(c.scenario));
     let met = offered().filter(|(_, c)| done.iter().any(|d| d == c.id)).count();
     let title = format!("Challenges: {met} of {} done", offered().count());
-    let reset = html! { <button type="button" class="secondary" onclick={reset}>{ "Reset progress" }</button> };
     html! {
         <section class="challenges" aria-labelledby={host.owns_document.then_some("challenges-title")}>
-            { heading("challenges-title", title, Some(reset)) }
+            { heading("challenges-title", title, None) }
             <ol class="challenge-list">
                 { for offered().map(|(i, c)| {
                     let achieved = done.iter().any(|d| d == c.id);
