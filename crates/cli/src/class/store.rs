@@ -249,27 +249,35 @@ impl Store {
             .await
     }
 
+    /// The rows `sql` selects for class `code` (`$1`) in `generation` (`$2`), each read by `read`.
+    async fn of_generation<T>(
+        &self,
+        sql: &'static str,
+        code: &str,
+        generation: i64,
+        read: impl Fn(&AnyRow) -> Result<T, sqlx::Error>,
+    ) -> Result<Vec<T>, String> {
+        let rows = sqlx::query(sql).bind(code).bind(generation).fetch_all(&self.pool).await.map_err(db)?;
+        rows.iter().map(|row| read(row).map_err(db)).collect()
+    }
+
     /// The class's completions in `generation`, oldest first.
     pub async fn completions(&self, code: &str, generation: i64) -> Result<Vec<Completion>, String> {
-        let rows = sqlx::query(
+        self.of_generation(
             "SELECT c.seat, c.challenge, c.situation, c.at_ms FROM completions c JOIN seats s ON s.id = c.seat \
              WHERE s.class_code = $1 AND c.generation = $2 ORDER BY c.at_ms, c.seat",
-        )
-        .bind(code)
-        .bind(generation)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(db)?;
-        rows.iter()
-            .map(|r| {
+            code,
+            generation,
+            |r| {
                 Ok(Completion {
-                    seat: r.try_get(0).map_err(db)?,
-                    challenge: r.try_get(1).map_err(db)?,
-                    situation: r.try_get(2).map_err(db)?,
-                    at_ms: r.try_get(3).map_err(db)?,
+                    seat: r.try_get(0)?,
+                    challenge: r.try_get(1)?,
+                    situation: r.try_get(2)?,
+                    at_ms: r.try_get(3)?,
                 })
-            })
-            .collect()
+            },
+        )
+        .await
     }
 
     /// Keeps a graded quick check, replacing the seat's earlier one in this generation.
@@ -305,62 +313,44 @@ impl Store {
 
     /// The class's seats, completions, quick checks and Fix-It reports in `generation`.
     pub async fn progress(&self, code: &str, generation: i64) -> Result<Progress, String> {
-        let quiz = sqlx::query(
-            "SELECT q.seat, q.score, q.max, q.at_ms FROM quiz_grades q JOIN seats s ON s.id = q.seat \
-             WHERE s.class_code = $1 AND q.generation = $2 ORDER BY q.at_ms, q.seat",
-        )
-        .bind(code)
-        .bind(generation)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(db)?;
-        let quiz = quiz
-            .iter()
-            .map(|r| {
-                Ok(QuizGrade {
-                    seat: r.try_get(0).map_err(db)?,
-                    score: r.try_get(1).map_err(db)?,
-                    max: r.try_get(2).map_err(db)?,
-                    at_ms: r.try_get(3).map_err(db)?,
-                })
-            })
-            .collect::<Result<_, String>>()?;
-        let fixit = sqlx::query(
-            "SELECT f.seat, f.code, f.at_ms FROM fixit_reports f JOIN seats s ON s.id = f.seat \
-             WHERE s.class_code = $1 AND f.generation = $2 ORDER BY f.at_ms, f.seat",
-        )
-        .bind(code)
-        .bind(generation)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(db)?;
-        let fixit = fixit
-            .iter()
-            .map(|r| {
-                Ok(FixItReport {
-                    seat: r.try_get(0).map_err(db)?,
-                    code: r.try_get(1).map_err(db)?,
-                    at_ms: r.try_get(2).map_err(db)?,
-                })
-            })
-            .collect::<Result<_, String>>()?;
+        let quiz = self
+            .of_generation(
+                "SELECT q.seat, q.score, q.max, q.at_ms FROM quiz_grades q JOIN seats s ON s.id = q.seat \
+                 WHERE s.class_code = $1 AND q.generation = $2 ORDER BY q.at_ms, q.seat",
+                code,
+                generation,
+                |r| {
+                    Ok(QuizGrade {
+                        seat: r.try_get(0)?,
+                        score: r.try_get(1)?,
+                        max: r.try_get(2)?,
+                        at_ms: r.try_get(3)?,
+                    })
+                },
+            )
+            .await?;
+        let fixit = self
+            .of_generation(
+                "SELECT f.seat, f.code, f.at_ms FROM fixit_reports f JOIN seats s ON s.id = f.seat \
+                 WHERE s.class_code = $1 AND f.generation = $2 ORDER BY f.at_ms, f.seat",
+                code,
+                generation,
+                |r| Ok(FixItReport { seat: r.try_get(0)?, code: r.try_get(1)?, at_ms: r.try_get(2)? }),
+            )
+            .await?;
         Ok(Progress { seats: self.seats(code).await?, done: self.completions(code, generation).await?, quiz, fixit })
     }
 
     /// How often each reason refused a claim in `generation`, most often first.
     pub async fn refusal_counts(&self, code: &str, generation: i64) -> Result<Vec<(String, String, i64)>, String> {
-        let rows = sqlx::query(
+        self.of_generation(
             "SELECT r.challenge, r.reason, COUNT(*) AS n FROM refusals r JOIN seats s ON s.id = r.seat \
              WHERE s.class_code = $1 AND r.generation = $2 GROUP BY r.challenge, r.reason ORDER BY n DESC, r.challenge",
+            code,
+            generation,
+            |r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)),
         )
-        .bind(code)
-        .bind(generation)
-        .fetch_all(&self.pool)
         .await
-        .map_err(db)?;
-        rows.iter()
-            .map(|r| Ok((r.try_get(0).map_err(db)?, r.try_get(1).map_err(db)?, r.try_get(2).map_err(db)?)))
-            .collect()
     }
 
     /// Keeps an xAPI statement a seat's lab sent (its `id` also in `body`).
