@@ -444,7 +444,8 @@ class MrtrProgress extends HTMLElement {
     const id = `continue-${Math.random().toString(36).slice(2, 8)}`;
     this.code = element("code", { className: "continue-code" });
     this.input = element("input", { id, autocomplete: "off", spellcheck: false });
-    this.status = element("p", { role: "status" });
+    // Out of the way (no empty status on the page) until it has something to say.
+    this.status = element("p", { role: "status", hidden: true });
     const form = element("form", { className: "continue-form" },
       element("label", { htmlFor: id, textContent: "A code from another browser " }), this.input,
       element("button", { type: "submit", className: "secondary", textContent: "Continue" }));
@@ -467,8 +468,13 @@ class MrtrProgress extends HTMLElement {
   reset() {
     forget(PROGRESS_KEY);
     forget(CODE_KEY);
-    this.status.textContent = "Progress reset: every challenge and Fix-It start again in this browser.";
+    this.#say("Progress reset: every challenge and Fix-It start again in this browser.");
     this.#changed();
+  }
+
+  #say(text) {
+    this.status.hidden = false;
+    this.status.textContent = text;
   }
 
   #changed() {
@@ -487,7 +493,7 @@ class MrtrProgress extends HTMLElement {
   take(code) {
     const read = readContinueCode(this.ids, code);
     if (read.error) {
-      this.status.textContent = `Not continued: ${read.error}.`;
+      this.#say(`Not continued: ${read.error}.`);
       return;
     }
     const merged = [...new Set([...done(), ...read.done])];
@@ -495,7 +501,7 @@ class MrtrProgress extends HTMLElement {
     this.input.value = "";
     const challenges = merged.filter((id) => id !== FIX_IT && this.ids.includes(id)).length;
     const fixit = merged.includes(FIX_IT) ? " and Fix-It" : "";
-    this.status.textContent = `Continued: ${challenges} challenge${challenges === 1 ? "" : "s"}${fixit} done in this browser now.`;
+    this.#say(`Continued: ${challenges} challenge${challenges === 1 ? "" : "s"}${fixit} done in this browser now.`);
     this.#changed();
   }
 }
