@@ -218,11 +218,12 @@ pub struct Claim {
 }
 
 /// Checks and records a claim.
-pub async fn claim(State(state): Shared, Student(seat): Student, Body(claim): Body<Claim>) -> Response {
-    let class = match current(&state).await {
-        Ok(class) => class,
-        Err(refusal) => return refusal,
-    };
+pub async fn claim(
+    State(state): Shared,
+    Current(class): Current,
+    Student(seat): Student,
+    Body(claim): Body<Claim>,
+) -> Response {
     if claim.situation.len() > MAX_SITUATION {
         return refuse(StatusCode::PAYLOAD_TOO_LARGE, evidence::Refusal::TooLarge);
     }
@@ -261,12 +262,19 @@ pub async fn claim(State(state): Shared, Student(seat): Student, Body(claim): Bo
     }
 }
 
-/// The class as it stands, or the refusal.
-async fn current(state: &ClassState) -> Result<ClassRow, Response> {
-    match state.store.find_class(&state.code).await {
-        Ok(Some(class)) => Ok(class),
-        Ok(None) => Err(refuse(StatusCode::NOT_FOUND, "no such class")),
-        Err(why) => Err(failed(why)),
+/// The class as it stands (its settings and generation) when a request comes, or the refusal.
+#[derive(Debug)]
+pub struct Current(pub ClassRow);
+
+impl FromRequestParts<Arc<ClassState>> for Current {
+    type Rejection = Response;
+
+    async fn from_request_parts(_: &mut Parts, state: &Arc<ClassState>) -> Result<Self, Response> {
+        match state.store.find_class(&state.code).await {
+            Ok(Some(class)) => Ok(Current(class)),
+            Ok(None) => Err(refuse(StatusCode::NOT_FOUND, "no such class")),
+            Err(why) => Err(failed(why)),
+        }
     }
 }
 
@@ -283,11 +291,12 @@ pub struct Answers {
 }
 
 /// Grades and keeps a seat's quick check, and keeps its xAPI statement.
-pub async fn quiz(State(state): Shared, Student(seat): Student, Body(body): Body<Answers>) -> Response {
-    let class = match current(&state).await {
-        Ok(class) => class,
-        Err(refusal) => return refusal,
-    };
+pub async fn quiz(
+    State(state): Shared,
+    Current(class): Current,
+    Student(seat): Student,
+    Body(body): Body<Answers>,
+) -> Response {
     let graded = match quiz::grade(&body.answers) {
         Ok(graded) => graded,
         Err(why) => return refuse(StatusCode::BAD_REQUEST, why),
@@ -315,14 +324,15 @@ pub struct FixIt {
 
 /// Keeps a Fix-It pass as reported: the server cannot run the student's JavaScript, so the
 /// instructor sees it marked as reported and can read the verifier.
-pub async fn fixit(State(state): Shared, Student(seat): Student, Body(body): Body<FixIt>) -> Response {
+pub async fn fixit(
+    State(state): Shared,
+    Current(class): Current,
+    Student(seat): Student,
+    Body(body): Body<FixIt>,
+) -> Response {
     if body.code.len() > MAX_FIXIT_CODE {
         return refuse(StatusCode::PAYLOAD_TOO_LARGE, format!("a verifier of at most {MAX_FIXIT_CODE} bytes is kept"));
     }
-    let class = match current(&state).await {
-        Ok(class) => class,
-        Err(refusal) => return refusal,
-    };
     let at_ms = now_ms();
     let report = FixItReport { seat: seat.id.clone(), code: body.code, at_ms };
     if let Err(why) = state.store.report_fixit(class.generation, &report).await {
@@ -351,17 +361,18 @@ async fn keep(
 }
 
 /// `POST /api/statements`: an xAPI statement the seat's lab emitted, kept.
-pub async fn statement(State(state): Shared, Student(seat): Student, Body(body): Body<Value>) -> Response {
+pub async fn statement(
+    State(state): Shared,
+    Current(class): Current,
+    Student(seat): Student,
+    Body(body): Body<Value>,
+) -> Response {
     if body.to_string().len() > MAX_STATEMENT || !body.is_object() {
         return refuse(
             StatusCode::BAD_REQUEST,
             format!("a statement is one JSON object of at most {MAX_STATEMENT} bytes"),
         );
     }
-    let class = match current(&state).await {
-        Ok(class) => class,
-        Err(refusal) => return refusal,
-    };
     match keep(&state, &class, &seat, body, now_ms()).await {
         Ok(()) => (StatusCode::ACCEPTED, Json(json!({"kept": true}))).into_response(),
         Err(why) => failed(why),
