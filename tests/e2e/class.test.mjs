@@ -48,14 +48,14 @@ async function answerQuiz(lab) {
 export const tests = {
   async "a graded lab: no hints, no solutions, only the scenarios offered, the class code in every statement"(ctx) {
     const page = await lesson(ctx, "graded", "", `
-      <mrtr-lab id="lab" scenario="expense" picker hide="hints solutions" scenarios="voucher, deploy"
+      <mrtr-lab id="lab" picker hide="hints solutions" scenarios="voucher, deploy"
         class-code="CS-101" activity="https://course.example/mrtr"></mrtr-lab>`);
     const lab = page.locator("#lab");
     // Ready once drawn: with the situation it opened on and the class code.
     const ready = await page.evaluate(() => window.events.find((e) => e.type === "mrtr-lab:ready").detail);
     ok(ready.situation.startsWith("s=voucher"), ready.situation);
     equal(ready.classCode, "CS-101");
-    // expense is not offered: the lab opens on the first scenario that is.
+    // No scenario named: the lab opens on the first scenario offered.
     const picker = lab.getByRole("navigation", { name: "Scenarios" });
     equal(await picker.locator('button[aria-pressed="true"]').textContent(), VOUCHER, "opened on the voucher");
     const offered = await picker.getByRole("button").allTextContents();
@@ -91,6 +91,83 @@ export const tests = {
     equal(await axeViolations(page, ctx.root), [], "axe, graded");
     noProblems(page);
     await page.done();
+  },
+
+  async "every link to the whole lab carries the class's settings; a lab the class does not offer says so"(ctx) {
+    const settings = "hide=hints,solutions&scenarios=voucher,deploy&class=CS-101";
+    const page = await lesson(ctx, "links", `<meta name="mrtr-lab" content="${settings}">`, `
+      <p><a id="whole" href="${ctx.baseUrl}">Open the whole lab</a> · <a id="elsewhere" href="https://example.org/">elsewhere</a></p>
+      <mrtr-lab id="rounds" scenario="book-seat" moves="first-ticket" compact></mrtr-lab>
+      <mrtr-lab id="deploy" scenario="deploy" compact></mrtr-lab>`);
+    await page.waitForFunction(() => window.events.filter((e) => e.type === "mrtr-lab:ready").length === 2);
+    // The lesson's "two rounds" lab is not swapped for an offered one: it says it is not offered.
+    const rounds = page.locator("#rounds");
+    equal(await rounds.getByRole("status").textContent(), "This class does not offer this lab's scenario.");
+    equal(await rounds.getByRole("button").count(), 0, "no moves");
+    equal(await page.evaluate(() => document.getElementById("rounds").play("honest")), false, "nothing to play");
+    // Links to the whole lab (the lesson's own, and a lab's) carry the settings; others do not change.
+    const expected = new URLSearchParams(settings);
+    const carried = (href) => {
+      const query = new URL(href).searchParams;
+      return ["hide", "scenarios", "class"].every((name) => query.get(name) === expected.get(name));
+    };
+    const whole = await page.locator("#whole").getAttribute("href");
+    ok(carried(whole) && whole.startsWith(ctx.baseUrl), whole);
+    equal(await page.locator("#elsewhere").getAttribute("href"), "https://example.org/");
+    const open = await page.locator("#deploy").getByRole("link", { name: /Open this situation in the whole lab/ }).getAttribute("href");
+    ok(carried(open) && new URL(open).hash.startsWith("#s=deploy"), open);
+    await page.done();
+
+    // The whole lab from the lab's link: the scenario it showed, only the offered ones, no
+    // hints, no solutions; the address bar keeps the settings as the situation changes.
+    const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const whole1 = await context.newPage();
+    watchConsole(whole1);
+    await whole1.goto(open);
+    const picker = whole1.getByRole("navigation", { name: "Scenarios" });
+    equal(await picker.getByRole("button").allTextContents(), ["Misuse the ticket", VOUCHER]);
+    equal(await picker.locator('button[aria-pressed="true"]').textContent(), "Misuse the ticket");
+    await whole1.getByRole("button", { name: "Honest retry", exact: true }).click();
+    const challenges = whole1.getByRole("region", { name: /Challenges/ });
+    await challenges.scrollIntoViewIfNeeded();
+    await challenges.locator("[data-challenge]").first().waitFor();
+    equal(await challenges.locator("[data-challenge]").evaluateAll((items) => items.map((i) => i.dataset.challenge)), ["redeem-twice", "staging-to-prod"]);
+    equal(await whole1.getByRole("button", { name: "Show a hint" }).count(), 0, "no hints");
+    equal(await whole1.getByRole("button", { name: "Give up" }).count(), 0, "no solutions");
+    equal(await whole1.locator("mrtr-quiz").getAttribute("hide-solutions"), "", "the quick check keeps its answers");
+    await whole1.waitForFunction(() => location.hash.includes("m=honest"));
+    ok(carried(whole1.url()), whole1.url());
+    // The lesson's link names no situation: the first scenario offered.
+    await whole1.goto(whole);
+    equal(await picker.locator('button[aria-pressed="true"]').textContent(), VOUCHER);
+    // A situation the class does not offer: said, with the offered ones to choose from.
+    await whole1.goto(`${ctx.baseUrl}?scenarios=voucher#s=expense`);
+    equal(await whole1.getByRole("status").textContent(), "This class does not offer this lab's scenario.");
+    equal(await picker.getByRole("button").allTextContents(), [VOUCHER]);
+    await picker.getByRole("button", { name: VOUCHER }).click();
+    await whole1.locator(".move-title").first().waitFor();
+    equal(await whole1.locator(".not-offered").count(), 0);
+    await ctx.screenshot(whole1, "class-whole-lab");
+    noProblems(whole1);
+
+    // The iframe: its links carry its query; a scenario not offered is said; ready names the class.
+    const frame = await context.newPage();
+    watchConsole(frame);
+    await frame.addInitScript(() => {
+      window.posted = [];
+      window.postMessage = (message) => window.posted.push(message);
+    });
+    await frame.goto(`${ctx.baseUrl}embed.html?scenario=book-seat&scenarios=voucher,deploy&class=CS-7`);
+    await frame.getByRole("status").waitFor();
+    equal(await frame.getByRole("status").textContent(), "This class does not offer this lab's scenario.");
+    await frame.waitForFunction(() => window.posted.some((m) => m.type === "mrtr-lab:ready"));
+    equal((await frame.evaluate(() => window.posted.find((m) => m.type === "mrtr-lab:ready"))).classCode, "CS-7");
+    await frame.goto(`${ctx.baseUrl}embed.html?scenario=deploy&hide=hints&scenarios=voucher,deploy&class=CS-7`);
+    const framed = await frame.getByRole("link", { name: /Open this situation in the whole lab/ }).getAttribute("href");
+    const query = new URL(framed).searchParams;
+    ok(framed.startsWith(`${ctx.baseUrl}?`) && query.get("hide") === "hints" && query.get("class") === "CS-7", framed);
+    noProblems(frame);
+    await context.close();
   },
 
   async "one lesson-level setting for every lab, which an element's attribute overrides"(ctx) {

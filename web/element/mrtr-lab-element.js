@@ -11,8 +11,9 @@
 // record, signing, reply, step, theme, compact, picker, activity, and for a class hide
 // ("hints", "solutions"), scenarios (those offered) and class-code (in every xAPI statement),
 // which a lesson can set once for all its labs with <meta name="mrtr-lab" content="hide=…&
-// scenarios=…&class=…">. Changing one (other than theme) opens the lab again in the situation
-// the attributes now describe.
+// scenarios=…&class=…">; the lesson's links to the whole lab then carry it. A lab whose
+// scenario the class does not offer says so instead of showing another. Changing one (other
+// than theme) opens the lab again in the situation the attributes now describe.
 //
 // Events (bubbles, composed; `detail` documented in README.md, "Embed the lab"):
 //   mrtr-lab:ready, mrtr-lab:verdict, mrtr-lab:step, mrtr-lab:challenge, mrtr-lab:quiz
@@ -35,6 +36,21 @@ const FLAGS = ["compact", "picker"];
 
 /** The module and the stylesheet, fetched once for every element on the page. */
 const load = () => Promise.all([labModule(), labStyles()]);
+
+/** The lesson's links to the whole lab (this directory, or its index.html) carry the lesson's
+ *  class settings, as each lab's own links do: a graded lesson's link opens a graded lab. */
+function carrySettings() {
+  const lesson = lessonSettings();
+  for (const link of document.querySelectorAll("a[href]")) {
+    const to = new URL(link.href);
+    if (to.origin !== here.origin || ![here.pathname, `${here.pathname}index.html`].includes(to.pathname)) continue;
+    const before = to.href;
+    for (const [, option] of CLASS) {
+      if (lesson.has(option)) to.searchParams.set(option, lesson.get(option));
+    }
+    if (to.href !== before) link.href = to.href;
+  }
+}
 
 class MrtrLab extends HTMLElement {
   static observedAttributes = [...SITUATION, ...FLAGS, ...CLASS.map(([attribute]) => attribute)];
@@ -105,10 +121,13 @@ class MrtrLab extends HTMLElement {
       if (this.hasAttribute(name)) options[name] = this.getAttribute(name);
     }
     const lesson = lessonSettings();
+    const settings = new URLSearchParams();
     for (const [attribute, option] of CLASS) {
       const value = this.getAttribute(attribute) ?? lesson.get(option);
-      if (value !== null) options[option] = value;
+      if (value !== null) options[option] = value, settings.set(option, value);
     }
+    // The lab's links to the whole lab carry what the instructor set.
+    if (settings.size) options.labPage += `?${settings}`;
     options.activity ??= location.href.split("#")[0] + (this.id ? `#${this.id}` : "");
     const mounted = module.mountLab(root, options, (type, detail) => this.#emit(type, detail));
     this.#mounted = mounted;
@@ -161,5 +180,8 @@ for (const name of FLAGS) {
   });
 }
 
-if (!customElements.get("mrtr-lab")) customElements.define("mrtr-lab", MrtrLab);
+if (!customElements.get("mrtr-lab")) {
+  customElements.define("mrtr-lab", MrtrLab);
+  carrySettings();
+}
 export { MrtrLab };

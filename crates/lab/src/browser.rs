@@ -34,10 +34,14 @@ pub fn forget(key: &str) {
     }
 }
 
-/// The page's query (`?hide=hints&…`), to read by name.
+/// The page's query as written (`?hide=hints&…`, or empty).
+pub fn search() -> String {
+    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
+}
+
+/// The page's query, to read by name.
 pub fn query() -> Option<web_sys::UrlSearchParams> {
-    let search = web_sys::window()?.location().search().ok()?;
-    web_sys::UrlSearchParams::new_with_str(&search).ok()
+    web_sys::UrlSearchParams::new_with_str(&search()).ok()
 }
 
 /// The page's address without its fragment.

@@ -17,10 +17,18 @@
 //! assert!(class.offers("deploy") && !class.offers("expense"));
 //! assert_eq!(class.code.as_deref(), Some("CS-101"));
 //! assert_eq!(Class::default(), Class::read(&mut |_| None));
-//! let lab = class.keep(mrtr_lab::state::Lab::open("expense"));
-//! assert_eq!(lab.scenario, "voucher");
+//! // A link to the whole lab carries them in its query.
+//! assert_eq!(class.query(), "hide=hints,solutions&scenarios=voucher,deploy&class=CS-101");
+//! assert_eq!(Class::from_query(&class.query()), class);
+//! assert_eq!(Class::default().with_settings("https://lab.example/"), "https://lab.example/");
+//! // A host that named no scenario opens the first one offered; one it named stays, and the
+//! // lab says the class does not offer it.
+//! use mrtr_lab::state::Lab;
+//! assert_eq!(class.open(Lab::open("deploy"), false).scenario, "voucher");
+//! assert_eq!(class.open(Lab::open("expense"), true).scenario, "expense");
 //! ```
 
+use crate::share::{decode, encode};
 use crate::state::Lab;
 use mrtr_sim::scenarios;
 
@@ -73,11 +81,74 @@ impl Class {
         self.scenarios.as_ref().is_none_or(|ids| ids.contains(&scenario))
     }
 
-    /// `lab`, or the first scenario offered when `lab`'s is not.
-    pub fn keep(&self, lab: Lab) -> Lab {
+    /// The lab a host opens: `lab`, or the first scenario offered when the class limits them
+    /// and the host `named` no scenario (so `lab` is the default one). A scenario the host
+    /// named is never swapped for another, whose lab its lesson would not describe: the lab
+    /// says the class does not offer it ([`crate::view`]).
+    pub fn open(&self, lab: Lab, named: bool) -> Lab {
         match &self.scenarios {
-            Some(ids) if !self.offers(lab.scenario) => Lab::open(ids[0]),
+            Some(ids) if !named => Lab::open(ids[0]),
             _ => lab,
         }
+    }
+
+    /// What is set as a URL's query, without its `?` (empty when nothing is set), as
+    /// [`Class::read`] reads it: `hide`, `scenarios`, `class`, where set. What every link from
+    /// a lab to the whole lab carries, and what a lesson's meta element and the class server's
+    /// settings say.
+    pub fn query(&self) -> String {
+        // Written straight into one string: the lab's wasm carries this (collecting pairs
+        // first cost 0.9 KB gzip).
+        let mut query = String::new();
+        let mut add = |name: &str, value: &str| {
+            if !query.is_empty() {
+                query.push('&');
+            }
+            query.push_str(name);
+            query.push('=');
+            query.push_str(value);
+        };
+        match (self.hide_hints, self.hide_solutions) {
+            (true, true) => add("hide", "hints,solutions"),
+            (true, false) => add("hide", "hints"),
+            (false, true) => add("hide", "solutions"),
+            (false, false) => {}
+        }
+        if let Some(ids) = &self.scenarios {
+            add("scenarios", &ids.join(","));
+        }
+        if let Some(code) = &self.code {
+            add("class", &encode(code));
+        }
+        query
+    }
+
+    /// The [`query`](Class::query)'s parts, each `(name, value)` decoded: the attributes of a
+    /// `<mrtr-lab>` that carries these settings.
+    pub fn parts(&self) -> Vec<(String, String)> {
+        let query = self.query();
+        query
+            .split('&')
+            .filter_map(|pair| pair.split_once('='))
+            .map(|(name, value)| (name.to_owned(), decode(value)))
+            .collect()
+    }
+
+    /// `page` (an address without a query) with the settings as its query, if any are set.
+    pub fn with_settings(&self, page: &str) -> String {
+        match self.query() {
+            query if query.is_empty() => page.to_owned(),
+            query => format!("{page}?{query}"),
+        }
+    }
+
+    /// Reads a [`query`](Class::query) (a leading `?` allowed, names in any order).
+    pub fn from_query(query: &str) -> Class {
+        let pairs: Vec<(&str, &str)> =
+            query.trim_start_matches('?').split('&').filter_map(|pair| pair.split_once('=')).collect();
+        Class::read(&mut |name| {
+            let value = pairs.iter().find(|(key, _)| key.trim() == name)?.1;
+            Some(decode(&value.replace('+', " ")))
+        })
     }
 }

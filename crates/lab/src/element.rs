@@ -66,10 +66,11 @@ pub struct Props {
 #[component(ElementLab)]
 pub fn element_lab(props: &Props) -> Html {
     let (setup, class) = (props.setup.clone(), props.host.class.clone());
-    let (state, send) = crate::view::use_lab(move || class.keep(setup.open()));
+    let (state, send) = crate::view::use_lab(move || class.open(setup.open(), setup.names_scenario()));
     {
         let mut shared = props.outlet.0.borrow_mut();
-        shared.send = Some(send.clone());
+        // No moves for a lab the class does not offer: it is not shown.
+        shared.send = props.host.class.offers(state.scenario).then(|| send.clone());
         shared.lab = Some(state.clone());
     }
     html! {
@@ -133,7 +134,8 @@ pub fn reset_progress() {
 /// the element's attributes (`situation`, `scenario`, `moves`, `clock`, `record`, `signing`,
 /// `reply`, `step`, `compact`, `picker`), what an instructor set (`hide`, `scenarios`, `class`:
 /// [`Class`]), `activity` (the lesson's activity IRI, prefix of the xAPI object ids) and
-/// `labPage` (the lab's own page, for share links). `emit(name, detail)` hears every event.
+/// `labPage` (the lab's own page, for links to it; with the class's settings as its query, so they
+/// carry them). `emit(name, detail)` hears every event.
 #[wasm_bindgen(js_name = mountLab)]
 pub fn mount_lab(root: web_sys::Element, options: JsValue, emit: js_sys::Function) -> MountedLab {
     crate::panic::install_panic_hook();

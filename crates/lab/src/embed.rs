@@ -2,7 +2,7 @@
 //! lab for pages that cannot run scripts of their own. It posts its height to the parent
 //! after every render, and acts only on messages from the parent origin it was given.
 //!
-//! Messages it sends: `{type: "mrtr-lab:ready", situation}` once it is drawn,
+//! Messages it sends: `{type: "mrtr-lab:ready", situation, classCode}` once it is drawn,
 //! `{type: "mrtr-lab:height", height}` (pixels), and every
 //! [`LabEvent`](crate::host::LabEvent)'s detail (`{type: "mrtr-lab:verdict", by, check,
 //! accepted, …, statement}` after each move, a step, a challenge, the quiz).
@@ -68,12 +68,13 @@ pub fn post_height() {
     post(&message);
 }
 
-/// Tells the parent the lab is ready: `{type: "mrtr-lab:ready", situation}`, as the
-/// element's `mrtr-lab:ready` event says it.
-pub fn post_ready(situation: &str) {
+/// Tells the parent the lab is ready: `{type: "mrtr-lab:ready", situation, classCode}` (the
+/// class code or `null`), as the element's `mrtr-lab:ready` event says it.
+pub fn post_ready(situation: &str, class_code: Option<&str>) {
     let message = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&message, &"type".into(), &"mrtr-lab:ready".into());
     let _ = js_sys::Reflect::set(&message, &"situation".into(), &situation.into());
+    let _ = js_sys::Reflect::set(&message, &"classCode".into(), &class_code.map_or(JsValue::NULL, JsValue::from));
     post(&message);
 }
 
@@ -130,9 +131,11 @@ pub struct EmbeddedProps {
 #[component(Embedded)]
 pub fn embedded(props: &EmbeddedProps) -> Html {
     let (setup, class) = (props.params.setup.clone(), props.params.class.clone());
-    let (lab, send) = view::use_lab(|| class.keep(setup.open()));
+    let (lab, send) = view::use_lab(|| class.open(setup.open(), setup.names_scenario()));
     {
-        let (send, parent, theme) = (send.clone(), props.params.parent.clone(), props.params.theme.clone());
+        // No moves for a lab the class does not offer: it is not shown.
+        let send = if class.offers(lab.scenario) { send.clone() } else { Callback::noop() };
+        let (parent, theme) = (props.params.parent.clone(), props.params.theme.clone());
         use_effect_with((), move |_| {
             apply_theme(theme.as_deref().unwrap_or("system"));
             if let Some(parent) = parent {
@@ -141,9 +144,13 @@ pub fn embedded(props: &EmbeddedProps) -> Html {
         });
     }
     let host = use_memo((props.params.activity.clone(), props.params.class.clone()), |(activity, class)| {
-        let page = page_address();
-        let lab_page = page.rsplit_once('/').map_or(page.clone(), |(dir, _)| format!("{dir}/"));
-        let activity = activity.clone().unwrap_or_else(|| lab_page.clone());
+        // The lab's own page, beside this one (`…/embed.html?…` → `…/`), with this page's
+        // query: links to the whole lab carry the class's settings, the only part of it the
+        // whole lab reads.
+        let (page, query) = (page_address(), crate::browser::search());
+        let dir = page.strip_suffix(&query).unwrap_or(&page).rsplit_once('/').map_or("", |(dir, _)| dir);
+        let lab_page = format!("{dir}/{query}");
+        let activity = activity.clone().unwrap_or_else(|| format!("{dir}/"));
         let code = class.code.clone();
         Host {
             emit: Callback::from(move |event: host::LabEvent| post_event(&event, &activity, code.as_deref())),
@@ -156,7 +163,8 @@ pub fn embedded(props: &EmbeddedProps) -> Html {
     {
         // Once, after the first render: the parent may now send moves (docs/EMBEDDING.md).
         let situation = crate::share::to_fragment(&lab);
-        use_effect_with((), move |_| post_ready(&situation));
+        let code = props.params.class.code.clone();
+        use_effect_with((), move |_| post_ready(&situation, code.as_deref()));
     }
     // The iframe is a document of its own: its heading names it (the compact layout has no
     // page header), for a screen reader's list of headings; the sighted see the lab's intro.

@@ -205,9 +205,10 @@ impl std::fmt::Debug for Host {
 }
 
 impl Host {
-    /// A host that ignores events, for the lab's own page, which sets nothing for a class.
-    pub fn page(lab_page: &str) -> Host {
-        Host { emit: Callback::noop(), lab_page: lab_page.into(), owns_document: true, class: Rc::default() }
+    /// A host that ignores events, for the lab's own page: `lab_page` is its address (with the
+    /// query that carries `class`, so its links carry it too).
+    pub fn page(lab_page: &str, class: Class) -> Host {
+        Host { emit: Callback::noop(), lab_page: lab_page.into(), owns_document: true, class: class.into() }
     }
 
     /// The share link to this situation.
@@ -259,7 +260,7 @@ mod tests {
         assert_eq!(detail["statement"]["verb"]["id"], VERB_PASSED);
         assert_eq!(detail["statement"]["result"]["score"]["scaled"], 1.0);
         assert_eq!(
-            Host::page("http://h/").link(&Lab::open("voucher")),
+            Host::page("http://h/", Class::default()).link(&Lab::open("voucher")),
             "http://h/#s=voucher&r=shared&p=signed&a=accept"
         );
     }

@@ -1,7 +1,9 @@
 //! The lab's own page (index.html, whose body says `data-mrtr-lab="page"`): every panel, the
-//! theme switch, and the situation in the address bar, both ways.
+//! theme switch, and the situation in the address bar, both ways; a class's settings
+//! (`?hide=…&scenarios=…&class=…`, [`Class`]) in its query.
 
-use crate::browser::{apply_theme, current_fragment, page_address, page_theme, show_fragment, store};
+use crate::browser::{apply_theme, current_fragment, page_address, page_theme, query, show_fragment, store};
+use crate::class::Class;
 use crate::components::header::header;
 use crate::host::Host;
 use crate::share;
@@ -45,7 +47,16 @@ fn on_hash_change(send: Callback<Action>) -> Option<EventListener> {
 /// The whole lab.
 #[component(App)]
 pub fn app() -> Html {
-    let (state, send) = view::use_lab(|| share::read_fragment(&current_fragment()));
+    // What an instructor set, from the address's query (a lesson's or an iframe's link to
+    // the whole lab carries it): a link naming no situation opens the first scenario offered.
+    let host = use_memo((), |_| {
+        let query = query();
+        Host::page(&page_address(), Class::read(&mut |name| query.as_ref()?.get(name)))
+    });
+    let (state, send) = view::use_lab(|| {
+        let fragment = current_fragment();
+        host.class.open(share::read_fragment(&fragment), share::is_situation(&fragment))
+    });
     // The page is already in this theme (index.html's first script): it changes on a choice.
     let theme = use_state(page_theme);
     let on_theme = {
@@ -95,7 +106,6 @@ pub fn app() -> Html {
             });
         });
     }
-    let host = use_memo((), |_| Host::page(&page_address()));
     html! {
         <>
             { header(&theme, &on_theme) }

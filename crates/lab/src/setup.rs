@@ -76,6 +76,12 @@ fn seconds_as_ms(text: &str) -> Option<u64> {
 }
 
 impl Setup {
+    /// Whether this names a scenario (`scenario`, or a `situation`), rather than leaving the
+    /// lab its default one.
+    pub fn names_scenario(&self) -> bool {
+        given(&self.scenario).is_some() || given(&self.situation).is_some()
+    }
+
     /// The share fragment this asks for.
     pub fn fragment(&self) -> String {
         self.written().0

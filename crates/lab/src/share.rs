@@ -93,11 +93,13 @@ where
 /// What a fragment's value escapes: all but the unreserved characters of RFC 3986.
 const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
 
-fn encode(text: &str) -> String {
+/// `text` with all but RFC 3986's unreserved characters escaped (a fragment's or a query's value).
+pub(crate) fn encode(text: &str) -> String {
     utf8_percent_encode(text, ESCAPED).to_string()
 }
 
-fn decode(text: &str) -> String {
+/// `text` with its percent escapes decoded (invalid UTF-8 replaced).
+pub(crate) fn decode(text: &str) -> String {
     percent_decode_str(text).decode_utf8_lossy().into_owned()
 }
 

@@ -156,6 +156,18 @@ pub fn lab_view(props: &Props) -> Html {
     });
     // The controls show the settled state, or the current one on the very first render.
     let settled = later.clone().unwrap_or_else(|| lab.clone());
+    let picker_shown = props.picker && props.layout == Layout::Full;
+    if !host.class.offers(lab.scenario) {
+        // Said, never swapped for an offered one: a lesson's prose describes its own lab.
+        return html! {
+            <>
+                if picker_shown {
+                    { panel(picker, lab, send, host) }
+                }
+                <p class="not-offered" role="status">{ "This class does not offer this lab's scenario." }</p>
+            </>
+        };
+    }
     if props.layout == Layout::Compact {
         return html! {
             <@{landmark} class="lab compact" aria-label={label}>
@@ -177,7 +189,7 @@ pub fn lab_view(props: &Props) -> Html {
     let takes_moves = settled.takes_moves();
     html! {
         <>
-            if props.picker {
+            if picker_shown {
                 { panel(picker, &settled, send, host) }
             }
             <@{landmark} id={MAIN_ID} class="lab" aria-label={label}>

@@ -70,30 +70,10 @@ pub fn new_token() -> String {
     random_hex(16)
 }
 
-/// The class's settings, read as a lesson's meta element writes them.
+/// The class's settings, read as a lesson's meta element writes them (`hide=…&scenarios=…`),
+/// without a class code: the class's own code is the one its pages carry.
 pub fn settings_of(text: &str) -> Class {
-    let pairs: HashMap<String, String> = text
-        .split('&')
-        .filter_map(|pair| pair.split_once('='))
-        .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
-        .collect();
-    Class::read(&mut |name| pairs.get(name).cloned())
-}
-
-/// The settings as the lab reads them, each `(name, value)`: `hide`, `scenarios`, where set.
-pub fn settings_parts(class: &Class) -> Vec<(&'static str, String)> {
-    let mut parts = Vec::new();
-    let hidden: Vec<&str> = [("hints", class.hide_hints), ("solutions", class.hide_solutions)]
-        .into_iter()
-        .filter_map(|(name, on)| on.then_some(name))
-        .collect();
-    if !hidden.is_empty() {
-        parts.push(("hide", hidden.join(",")));
-    }
-    if let Some(ids) = &class.scenarios {
-        parts.push(("scenarios", ids.join(",")));
-    }
-    parts
+    Class { code: None, ..Class::from_query(text) }
 }
 
 fn bearer(parts: &Parts) -> Option<String> {
@@ -489,9 +469,7 @@ pub struct Settings {
 
 /// Changes the class's settings; every open page is told.
 pub async fn settings(State(state): Shared, _: Instructor, Body(new): Body<Settings>) -> Response {
-    let class = settings_of(&new.settings);
-    let text: Vec<String> = settings_parts(&class).into_iter().map(|(name, value)| format!("{name}={value}")).collect();
-    let text = text.join("&");
+    let text = settings_of(&new.settings).query();
     match state.store.set_settings(&state.code, &text).await {
         Ok(()) => {
             state.live.tell("settings", json!({"settings": text}));

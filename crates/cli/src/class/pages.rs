@@ -1,7 +1,7 @@
 //! The class's own pages, built into the binary: joining, the lab with the class's settings
 //! baked into its address, and the instructor's view (`web/class/`).
 
-use super::api::{activity, refuse, settings_of, settings_parts, ClassState};
+use super::api::{activity, refuse, settings_of, ClassState};
 use axum::extract::State;
 use axum::http::header;
 use axum::http::StatusCode;
@@ -30,10 +30,11 @@ pub async fn lab(State(state): State<Arc<ClassState>>) -> Response {
     let class = settings_of(&settings);
     // `class-code`: the element's name for it (`class` is HTML's own attribute).
     // `activity`: the prefix of its statements' object ids, as the server's own quiz statement.
-    let mut attributes = vec![("class-code", state.code.clone()), ("activity", activity(&state.code))];
-    attributes.extend(settings_parts(&class));
+    let mut attributes =
+        vec![("class-code".to_owned(), state.code.clone()), ("activity".into(), activity(&state.code))];
+    attributes.extend(class.parts());
     let attributes: serde_json::Map<String, serde_json::Value> =
-        attributes.into_iter().map(|(name, value)| (name.to_owned(), value.into())).collect();
+        attributes.into_iter().map(|(name, value)| (name, value.into())).collect();
     let attributes = serde_json::Value::Object(attributes).to_string();
     Html(LAB.replace("{{CLASS}}", &html_escape(&state.code)).replace("{{ATTRIBUTES}}", &html_escape(&attributes)))
         .into_response()

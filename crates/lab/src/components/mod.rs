@@ -87,7 +87,7 @@ pub fn shown_line(line: &str) -> String {
 
 /// `content` (a diagram, a table) in a box that scrolls sideways when it is wider than its
 /// panel: focusable, so the keyboard scrolls it too, and named for what it holds. Where it is
-/// wider (a phone), a line above it says so (web/styles/base.css: a scroll-state query).
+/// wider (a phone), a line above it says so (web/styles/scroll.css: a scroll-state query).
 pub fn scrolls(label: &'static str, content: Html) -> Html {
     html! { <div class="scroll-x" tabindex="0" role="group" aria-label={label}>{ content }</div> }
 }

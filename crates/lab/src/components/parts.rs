@@ -29,7 +29,8 @@ fn load_elements(lab_page: &str) {
     if document.get_element_by_id("mrtr-probe-elements").is_some() {
         return;
     }
-    let base = lab_page.rsplit_once('/').map_or("", |(dir, _)| dir);
+    // The lab page's directory: its address may end in a class's settings (`?class=a/b`).
+    let base = lab_page.split('?').next().and_then(|page| page.rsplit_once('/')).map_or("", |(dir, _)| dir);
     if let Ok(script) = document.create_element("script") {
         let _ = script.set_attribute("type", "module");
         let _ = script.set_attribute("id", "mrtr-probe-elements");
