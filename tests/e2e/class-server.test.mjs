@@ -105,6 +105,7 @@ export const tests = {
       equal(await quiz.locator(".score").textContent(), "Score: 4 of 5 (5 answered)");
       await student.getByText("✓ Quick check recorded by the class server: 4 of 5.").waitFor({ timeout: 5000 });
       await teacher.locator('tr:has(th:text-is("Ada")) td[data-quiz]:text-is("4 of 5")').waitFor({ timeout: 2000 });
+      equal(await teacher.locator('tr:has(th:text-is("Ada")) td[data-quiz]').getAttribute("data-done"), null, "4 of 5 is not shown as done");
       await student.locator("mrtr-fixit textarea").fill(SOLUTION);
       await student.getByRole("button", { name: "Run the attacks" }).click();
       await student.getByText("✓ Fix-It reported to the class server, with your verifier.").waitFor({ timeout: 20000 });

@@ -458,6 +458,50 @@ export const tests = {
     await page.context().close();
   },
 
+  async "a phone's first screen shows what the scenario teaches and its first moves; the rule follows them"(ctx) {
+    const page = await ctx.openPage("#deploy", { viewport: { width: 390, height: 844 } });
+    await page.locator(".move-title").first().waitFor();
+    await settle(page);
+    ok(await inView(page.getByRole("heading", { name: "Misuse the ticket" })), "the scenario's name");
+    const seen = await page.evaluate(() => [...document.querySelectorAll(".move-title")]
+      .filter((b) => { const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })
+      .map((b) => b.textContent));
+    ok(seen.length >= 2, `moves on a phone's first screen: ${seen.join(", ")}`);
+    // Every scenario is still a tap away: the picker's rows scroll sideways.
+    const picker = page.getByRole("navigation", { name: "Scenarios" });
+    const last = picker.getByRole("button").last();
+    await last.scrollIntoViewIfNeeded();
+    ok(await inView(last), "the last scenario scrolls into view");
+    // The rule comes after the moves (and the screen reader reads it in the scenario's region).
+    const [rule, moves] = await Promise.all([page.locator(".rule"), page.locator(".moves")].map((l) => l.evaluate((e) => e.getBoundingClientRect().top)));
+    ok(rule > moves, `the rule (${rule}) below the moves (${moves})`);
+    equal(await page.getByRole("region", { name: "Misuse the ticket" }).locator(".rule").count(), 1);
+    await ctx.screenshot(page, "phone-first-screen");
+    equal(await axeViolations(page, ctx.root), [], "axe, phone");
+    noProblems(page);
+    await page.context().close();
+  },
+
+  async "the sticky verdict never covers the checks: they slide over it, and it returns below them"(ctx) {
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+      const page = await ctx.openPage("#deploy", { viewport });
+      await play(page, "Tamper: edit the payload");
+      const [top, height] = await page.locator(".checks").evaluate((e) => [e.getBoundingClientRect().top + scrollY, e.offsetHeight]);
+      // What is at the top of the window, in the results column, scrolled to a place.
+      const topmost = async (y) => {
+        await page.evaluate((y) => scrollTo(0, y), y);
+        await settle(page);
+        return page.evaluate(() => {
+          const column = document.querySelector(".results-column").getBoundingClientRect();
+          return document.elementFromPoint(column.left + column.width / 2, 8)?.closest(".status, section")?.className;
+        });
+      };
+      for (const into of [10, height / 2, height - 30]) equal(await topmost(top + into), "checks", `${viewport.width}px, ${into}px into the checks`);
+      equal(await topmost(top + height + 50), "status", `${viewport.width}px, past the checks the verdict is back`);
+      await page.context().close();
+    }
+  },
+
   async "skip links reach each panel in a few key presses"(ctx) {
     const page = await ctx.openPage("#deploy");
     await page.locator(".move-title").first().waitFor();

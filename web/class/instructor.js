@@ -45,7 +45,9 @@ function draw(view) {
       cell(row, at ? `✓ ${new Date(at).toLocaleTimeString()}` : "", Boolean(at)).dataset.challenge = id;
     }
     cell(row, String(Object.keys(student.done).length));
-    cell(row, student.quiz ? `${student.quiz.score} of ${student.quiz.max}` : "", Boolean(student.quiz)).dataset.quiz = "";
+    // In the colour of done only when every answer is right: 4 of 5 is an answer, not a pass.
+    const full = Boolean(student.quiz) && student.quiz.score === student.quiz.max;
+    cell(row, student.quiz ? `${student.quiz.score} of ${student.quiz.max}` : "", full).dataset.quiz = "";
     const fixit = cell(row, "", Boolean(student.fixit));
     fixit.dataset.fixit = "";
     if (student.fixit) {
