@@ -38,14 +38,13 @@ step cargo machete
 # Native tests (the replicas' test needs Redis here, not skipped), then the known-answer
 # vectors through the independent Python implementation.
 export MRTR_REQUIRE_REDIS=1
-# A throwaway PostgreSQL for the class server's tests on it (crates/cli/tests/class.rs).
+# A throwaway PostgreSQL for the class server's tests on it (crates/cli/tests/class.rs, and
+# the browser's class test, tests/e2e/class-server.test.mjs), up until the browser tests end.
 PG_DIR=$ROOT/target/postgres
 MRTR_TEST_POSTGRES=$(bash scripts/postgres.sh start "$PG_DIR")
 export MRTR_TEST_POSTGRES
 trap 'bash scripts/postgres.sh stop "$PG_DIR"; summary' EXIT
 step cargo test --workspace --locked --features mrtr/careless
-bash scripts/postgres.sh stop "$PG_DIR"
-trap summary EXIT
 step python3 tests/test_vectors.py
 # 100,000 doubles of every exponent: the codec's canonical numbers and digests, as Python's.
 step bash -c 'cargo run -q --locked -p mrtr-ticket --example doubles -- 100000 | python3 tests/test_doubles.py'
@@ -77,6 +76,8 @@ step wasm-pack test --headless --chrome --chromedriver "$(command -v chromedrive
 step bash scripts/build.sh
 step node scripts/weight.mjs
 step node tests/e2e/run.mjs
+bash scripts/postgres.sh stop "$PG_DIR"
+trap summary EXIT
 
 # Figures, not verdicts: the codec benchmark and the lab's budget print what they measure.
 step node scripts/bench.mjs

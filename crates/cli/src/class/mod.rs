@@ -115,7 +115,8 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         tokio::spawn(lrs::forward(store.clone(), lrs));
         println!("statements forwarded to {url}");
     }
-    let state = Arc::new(ClassState { store, code: class.code.clone(), live: live::Live::default() });
+    let live = live::Live::default();
+    let state = Arc::new(ClassState { store, code: class.code.clone(), live: live.clone() });
     let listener = tokio::net::TcpListener::bind(args.addr).await.map_err(|e| format!("{}: {e}", args.addr))?;
     let bound = listener.local_addr().map_err(|e| e.to_string())?;
     println!("class {} on http://{bound}/ (students join with the code {})", class.code, class.code);
@@ -124,8 +125,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let origins = args.hosts.iter().map(|host| format!("http://{host}:{}", bound.port())).collect();
     let router = router(state, &args.dist).merge(practice::routes(args.hosts.clone(), origins)?);
     println!("practice servers: http://{bound}/practice/safe/mcp and /practice/careless/mcp (bob-token, alice-token)");
-    let stop = async {
+    let stop = async move {
         let _ = tokio::signal::ctrl_c().await;
+        // The open pages' event streams end, so the server stops at once and nothing is cut.
+        live.close();
     };
     crate::http::serve_on(listener, router, stop).await.map_err(|e| e.to_string())
 }
