@@ -17,10 +17,10 @@
 //! assert!(class.offers("deploy") && !class.offers("expense"));
 //! assert_eq!(class.code.as_deref(), Some("CS-101"));
 //! assert_eq!(Class::default(), Class::read(&mut |_| None));
-//! // A link to the whole lab carries them in its query.
+//! // As a query: the class server's record of them, and a `<mrtr-lab>`'s attributes.
 //! assert_eq!(class.query(), "hide=hints,solutions&scenarios=voucher,deploy&class=CS-101");
 //! assert_eq!(Class::from_query(&class.query()), class);
-//! assert_eq!(Class::default().with_settings("https://lab.example/"), "https://lab.example/");
+//! assert_eq!(Class::default().query(), "");
 //! // A host that named no scenario opens the first one offered; one it named stays, and the
 //! // lab says the class does not offer it.
 //! use mrtr_lab::state::Lab;
@@ -93,12 +93,9 @@ impl Class {
     }
 
     /// What is set as a URL's query, without its `?` (empty when nothing is set), as
-    /// [`Class::read`] reads it: `hide`, `scenarios`, `class`, where set. What every link from
-    /// a lab to the whole lab carries, and what a lesson's meta element and the class server's
-    /// settings say.
+    /// [`Class::read`] reads it and a lesson's `<meta name="mrtr-lab">` says it: `hide`,
+    /// `scenarios`, `class`, where set.
     pub fn query(&self) -> String {
-        // Written straight into one string: the lab's wasm carries this (collecting pairs
-        // first cost 0.9 KB gzip).
         let mut query = String::new();
         let mut add = |name: &str, value: &str| {
             if !query.is_empty() {
@@ -132,14 +129,6 @@ impl Class {
             .filter_map(|pair| pair.split_once('='))
             .map(|(name, value)| (name.to_owned(), decode(value)))
             .collect()
-    }
-
-    /// `page` (an address without a query) with the settings as its query, if any are set.
-    pub fn with_settings(&self, page: &str) -> String {
-        match self.query() {
-            query if query.is_empty() => page.to_owned(),
-            query => format!("{page}?{query}"),
-        }
     }
 
     /// Reads a [`query`](Class::query) (a leading `?` allowed, names in any order).
