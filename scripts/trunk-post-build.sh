@@ -35,6 +35,10 @@ grep -q skip-links "$stage/embed.html" && { echo "post-build: embed.html kept th
 # The styles of the area below the lab (web/probe/elements.js adds them to the page with the
 # parts that load when near: the area is out of the first window), then the partials in the order index.html inlines them, and those parts'
 # styles again for <mrtr-lab>'s shadow roots, where a page's stylesheet does not reach.
+# The two sheets without their comments and runs of white space (1.4 KB gzip less on a lesson
+# page): the page's own styles are minified by Trunk, these are put together here. No rule in
+# web/styles/ has "/*" or a run of spaces inside a string.
+without_comments() { perl -0pe 's{/\*.*?\*/}{}gs; s{\s+}{ }g'; }
 parts_css="web/styles/campaign.css web/styles/challenges.css web/styles/probe.css web/styles/quiz.css"
 mkdir -p "$stage/probe"
 # On a lesson page the parts stand outside the lab, where its colours (base.css's variables on
@@ -45,9 +49,10 @@ mkdir -p "$stage/probe"
   sed -n '/^:root, :host {/,/^}/p' web/styles/base.css | grep '^  --'
   echo "}"
   cat $parts_css
-} >"$stage/probe/parts.css"
+} | without_comments >"$stage/probe/parts.css"
 grep -q -- '--bad:' "$stage/probe/parts.css" || { echo "post-build: parts.css has no colours" >&2; exit 1; }
-{ grep -o 'data-trunk rel="inline" type="css" href="[^"]*"' index.html | sed 's/.*href="//; s/"$//' | xargs cat; cat $parts_css; } >"$stage/mrtr-lab-element.css"
+{ grep -o 'data-trunk rel="inline" type="css" href="[^"]*"' index.html | sed 's/.*href="//; s/"$//' | xargs cat; cat $parts_css; } |
+  without_comments >"$stage/mrtr-lab-element.css"
 
 cat >"$stage/mrtr-lab-build.js" <<JS
 // Written by scripts/trunk-post-build.sh: the names this build gave the lab's files.
