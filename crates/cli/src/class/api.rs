@@ -119,11 +119,7 @@ impl FromRequestParts<Arc<ClassState>> for Instructor {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, state: &Arc<ClassState>) -> Result<Self, Response> {
-        let class = match state.store.find_class(&state.code).await {
-            Ok(Some(class)) => class,
-            Ok(None) => return Err(refuse(StatusCode::NOT_FOUND, "no such class")),
-            Err(why) => return Err(failed(why)),
-        };
+        let Current(class) = Current::from_request_parts(parts, state).await?;
         match bearer(parts) {
             Some(token) if constant_time_eq(&token, &class.instructor_token) => Ok(Instructor(class)),
             _ => Err(refuse(
