@@ -196,8 +196,8 @@ pub struct Claim {
 /// Checks and records a claim.
 pub async fn claim(
     State(state): Shared,
-    Current(class): Current,
     Student(seat): Student,
+    Current(class): Current,
     Body(claim): Body<Claim>,
 ) -> Response {
     if claim.situation.len() > MAX_SITUATION {
@@ -239,6 +239,7 @@ pub async fn claim(
 }
 
 /// The class as it stands (its settings and generation) when a request comes, or the refusal.
+/// Handlers take it after `Student`: a request without a seat is refused before the class is read.
 #[derive(Debug)]
 pub struct Current(pub ClassRow);
 
@@ -269,8 +270,8 @@ pub struct Answers {
 /// Grades and keeps a seat's quick check, and keeps its xAPI statement.
 pub async fn quiz(
     State(state): Shared,
-    Current(class): Current,
     Student(seat): Student,
+    Current(class): Current,
     Body(body): Body<Answers>,
 ) -> Response {
     let graded = match quiz::grade(&body.answers) {
@@ -302,8 +303,8 @@ pub struct FixIt {
 /// instructor sees it marked as reported and can read the verifier.
 pub async fn fixit(
     State(state): Shared,
-    Current(class): Current,
     Student(seat): Student,
+    Current(class): Current,
     Body(body): Body<FixIt>,
 ) -> Response {
     if body.code.len() > MAX_FIXIT_CODE {
@@ -339,8 +340,8 @@ async fn keep(
 /// `POST /api/statements`: an xAPI statement the seat's lab emitted, kept.
 pub async fn statement(
     State(state): Shared,
-    Current(class): Current,
     Student(seat): Student,
+    Current(class): Current,
     Body(body): Body<Value>,
 ) -> Response {
     if body.to_string().len() > MAX_STATEMENT || !body.is_object() {
