@@ -17,11 +17,14 @@
 //! version, a missing capability or a malformed request 400; every other answer 200.
 //!
 //! Bounded work: a client that sends its headers or its body too slowly is cut off, idle
-//! connections close, at most [`MAX_CONNECTIONS`] are open at once (the next waits to be
-//! accepted), and at most `max_in_flight` requests that carry a ticket to a Redis record (the
-//! only ones that may wait) are answered at once: one more gets 503 with `Retry-After`. A
-//! request without a ticket, or with a memory record, never waits. On SIGTERM or SIGINT
-//! the server stops accepting, finishes the requests in flight (up to [`DRAIN`]), and returns.
+//! connections close, at most [`MAX_CONNECTIONS`] are served at once, and at most
+//! `max_in_flight` requests that carry a ticket to a Redis record (the only ones that may
+//! wait) are answered at once: one more gets 503 with `Retry-After`. A request without a
+//! ticket, or with a memory record, never waits. Past the connection cap a connection is still
+//! accepted and answered, 503 with `Retry-After` and closed, while as many again are open; only
+//! past both does the next wait in the system's queue to be accepted. No connection the server
+//! accepted is closed without an answer to a request it sent. On SIGTERM or SIGINT the server
+//! stops accepting, finishes the requests in flight (up to [`DRAIN`]), and returns.
 
 use crate::log;
 use crate::service::Service;
@@ -125,16 +128,33 @@ pub async fn serve_on(
     router: Router,
     stop: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
+    serve_limited(listener, router, stop, MAX_CONNECTIONS).await
+}
+
+/// [`serve_on`] with at most `max_connections` served at once, and as many again answered 503
+/// with `Retry-After` (see the module's doc). Every request carries its connection's peer
+/// address as axum's `ConnectInfo<SocketAddr>`.
+pub async fn serve_limited(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    stop: impl std::future::Future<Output = ()>,
+    max_connections: usize,
+) -> std::io::Result<()> {
+    raise_file_limit(2 * max_connections);
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
-    let connections = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let served = Arc::new(tokio::sync::Semaphore::new(max_connections.max(1)));
+    let turned_away = Arc::new(tokio::sync::Semaphore::new(max_connections.max(1)));
     tokio::pin!(stop);
     loop {
-        let permit = tokio::select! {
-            permit = connections.clone().acquire_owned() => permit,
-            () = &mut stop => break,
-        };
-        let Ok(permit) = permit else { break };
-        let (socket, _) = tokio::select! {
+        // Both budgets spent: the next connection waits in the system's queue, not accepted.
+        if served.available_permits() == 0 && turned_away.available_permits() == 0 {
+            tokio::select! {
+                _ = served.acquire() => {}
+                _ = turned_away.acquire() => {}
+                () = &mut stop => break,
+            }
+        }
+        let (socket, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
                 // Out of file descriptors, say: wait a moment and keep serving.
@@ -145,21 +165,98 @@ pub async fn serve_on(
             },
             () = &mut stop => break,
         };
-        let router = router.clone();
-        let service = hyper::service::service_fn(move |request| router.clone().oneshot(request));
-        let connection = hyper::server::conn::http1::Builder::new()
-            .timer(TokioTimer::new())
-            .header_read_timeout(HEADER_TIMEOUT)
-            .serve_connection(TokioIo::new(socket), service);
-        let connection = graceful.watch(connection);
-        tokio::spawn(async move {
-            let _ = connection.await;
-            drop(permit);
-        });
+        let io = TokioIo::new(socket);
+        let mut builder = hyper::server::conn::http1::Builder::new();
+        builder.timer(TokioTimer::new()).header_read_timeout(HEADER_TIMEOUT);
+        let (permit, at_cap) = if let Ok(permit) = served.clone().try_acquire_owned() {
+            (permit, false)
+        } else if let Ok(permit) = turned_away.clone().try_acquire_owned() {
+            (permit, true)
+        } else {
+            // A budget was spent between the look above and this accept: this one waits its turn.
+            let Ok(permit) = served.clone().acquire_owned().await else { break };
+            (permit, false)
+        };
+        if at_cap {
+            let connection = builder.keep_alive(false).serve_connection(io, hyper::service::service_fn(at_capacity));
+            spawn_watched(&graceful, connection, permit);
+        } else {
+            let router = router.clone();
+            let service = hyper::service::service_fn(move |mut request: axum::http::Request<hyper::body::Incoming>| {
+                request.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+                router.clone().oneshot(request)
+            });
+            spawn_watched(&graceful, builder.serve_connection(io, service), permit);
+        }
     }
     drop(listener);
     let _ = tokio::time::timeout(DRAIN, graceful.shutdown()).await;
     Ok(())
+}
+
+/// Serves `connection` on a task of its own, watched for the graceful stop; `permit` is given
+/// back when it closes.
+fn spawn_watched<C>(
+    graceful: &hyper_util::server::graceful::GracefulShutdown,
+    connection: C,
+    permit: tokio::sync::OwnedSemaphorePermit,
+) where
+    C: hyper_util::server::graceful::GracefulConnection + Send + 'static,
+    C::Output: Send,
+{
+    let watched = graceful.watch(connection);
+    tokio::spawn(async move {
+        let _ = watched.await;
+        drop(permit);
+    });
+}
+
+/// The answer to a request on a connection past the cap: its body read (so that the client
+/// hears the answer, not a reset), then 503 with `Retry-After`, and the connection closed.
+async fn at_capacity(
+    request: axum::http::Request<hyper::body::Incoming>,
+) -> Result<axum::http::Response<axum::body::Body>, std::convert::Infallible> {
+    let body = axum::body::Body::new(request.into_body());
+    let _ = tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MAX_BODY)).await;
+    let said = r#"{"error":"the server has as many connections as it serves at once: retry in a second"}"#;
+    let mut response = axum::http::Response::new(axum::body::Body::from(said));
+    *response.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    Ok(response)
+}
+
+/// Raises this process's open-file limit as far as the system lets it, up to what `connections`
+/// sockets and the rest of the process need (a shell gives 1,024 by default); says so on
+/// stderr when the system keeps it lower.
+pub fn raise_file_limit(connections: usize) {
+    let wanted = connections as u64 + 256;
+    match rlimit::increase_nofile_limit(wanted) {
+        Ok(got) if got < wanted => eprintln!(
+            "open files: at most {got} here (the system's hard limit), fewer than {wanted} for {connections} \
+             connections: raise it (ulimit -Hn, systemd's LimitNOFILE=)"
+        ),
+        Ok(_) => {}
+        Err(e) => eprintln!("open files: the limit could not be raised ({e})"),
+    }
+}
+
+/// Resolves on SIGTERM or SIGINT: how every server of this crate is told to stop (a
+/// container's or systemd's stop sends SIGTERM, a terminal's Ctrl-C SIGINT).
+pub async fn stop_signal() {
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminate => {}
+    }
 }
 
 /// The host part of a `Host` header: `127.0.0.1:3077` → `127.0.0.1`, `[::1]:80` → `[::1]`.

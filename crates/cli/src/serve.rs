@@ -186,22 +186,6 @@ fn record_options(args: &ServeArgs) -> Result<RecordOptions, String> {
     Ok(RecordOptions { skew_ms: args.clock_skew, redis: RedisOptions { ca, sync } })
 }
 
-/// Resolves on SIGTERM or SIGINT.
-async fn stop_signal() {
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        () = terminate => {}
-    }
-}
-
 /// Serves until stdin closes (stdio), or SIGTERM or SIGINT (both): a graceful stop, the
 /// requests in flight answered first and the log flushed.
 pub async fn run(args: ServeArgs) -> Result<(), String> {
@@ -215,7 +199,9 @@ pub async fn run(args: ServeArgs) -> Result<(), String> {
     // can), and the request is answered -32603 by its transport.
     std::panic::set_hook(Box::new(|info| tracing::error!("a request panicked: {info}")));
     let served = match args.http {
-        None => crate::stdio::serve(service, args.principal.clone(), stop_signal()).await.map_err(|e| e.to_string()),
+        None => {
+            crate::stdio::serve(service, args.principal.clone(), http::stop_signal()).await.map_err(|e| e.to_string())
+        }
         Some(addr) => {
             if !addr.ip().is_loopback() && args.tokens.is_empty() {
                 return Err(format!(
@@ -233,7 +219,7 @@ pub async fn run(args: ServeArgs) -> Result<(), String> {
             let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("--http {addr}: {e}"))?;
             let bound = listener.local_addr().map_err(|e| e.to_string())?;
             eprintln!("mrtr serve: replica {} on http://{bound}/mcp", args.replica);
-            http::serve_on(listener, router, stop_signal()).await.map_err(|e| e.to_string())
+            http::serve_on(listener, router, http::stop_signal()).await.map_err(|e| e.to_string())
         }
     };
     // Dropping the guard flushes what the log still holds.

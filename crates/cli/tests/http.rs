@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::crowd::Heard;
 use common::{post, request, Served};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
@@ -287,4 +288,30 @@ fn threads_sets_the_worker_threads() {
     };
     assert_eq!(settled(&Served::start(&["--threads", "1"]), 1), 1);
     assert_eq!(settled(&Served::start(&["--threads", "3"]), 3), 3);
+}
+
+/// Twice the connection cap of clients at once, each holding its connection open: every one
+/// is answered, 200 within the cap and 503 with `Retry-After` past it, and none is closed
+/// unanswered; then the server serves as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn twice_the_connection_cap_at_once_are_all_answered() {
+    let served = Served::start(&[]);
+    let address = served.url.trim_start_matches("http://").trim_end_matches("/mcp").to_owned();
+    let list = request(1, "tools/list", json!({})).to_string();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAuthorization: Bearer bob-token\r\n\
+         MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nContent-Length: {}\r\n\r\n{list}",
+        list.len()
+    );
+    let clients = 2 * mrtr::http::MAX_CONNECTIONS;
+    let heard = common::crowd::crowd(&address, clients, head.as_bytes()).await;
+    let count = |wanted: &Heard| heard.iter().filter(|h| *h == wanted).count();
+    let (ok, busy) = (count(&Heard::Status(200, false)), count(&Heard::Status(503, true)));
+    println!("{clients} clients at once: {ok} answered 200, {busy} answered 503 with Retry-After");
+    let other: Vec<&Heard> =
+        heard.iter().filter(|h| **h != Heard::Status(200, false) && **h != Heard::Status(503, true)).collect();
+    assert!(other.is_empty(), "every client hears 200 or 503 with Retry-After: {:?}", &other[..other.len().min(5)]);
+    assert!(ok >= mrtr::http::MAX_CONNECTIONS / 2, "most of the cap is served: {ok}");
+    let (status, _) = post(&client(), &served.url, &request(2, "tools/list", json!({})), Some("bob-token")).await;
+    assert_eq!(status, 200, "and the server serves as before");
 }

@@ -2,6 +2,7 @@
 //! as a 2026-07-28 client sends them.
 #![allow(dead_code, reason = "each test file uses its own part")]
 
+pub mod crowd;
 pub mod proxy;
 pub mod redis_server;
 
