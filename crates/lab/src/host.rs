@@ -62,24 +62,8 @@ pub enum LabEvent {
     },
 }
 
-/// The xAPI context extension that carries a class code (docs/EMBEDDING.md, "For a class").
-pub const CLASS_EXTENSION: &str = "urn:mrtr-lab:class-code";
-
-const VERB_ATTEMPTED: &str = "http://adlnet.gov/expapi/verbs/attempted";
-const VERB_EXPERIENCED: &str = "http://adlnet.gov/expapi/verbs/experienced";
-const VERB_PASSED: &str = "http://adlnet.gov/expapi/verbs/passed";
-const VERB_COMPLETED: &str = "http://adlnet.gov/expapi/verbs/completed";
-const INTERACTION: &str = "http://adlnet.gov/expapi/activities/interaction";
-const ASSESSMENT: &str = "http://adlnet.gov/expapi/activities/assessment";
-
-fn statement(verb: &str, object: String, name: &str, kind: &str, result: Value) -> Value {
-    let word = verb.rsplit('/').next().unwrap_or(verb);
-    json!({
-        "verb": { "id": verb, "display": { "en-US": word } },
-        "object": { "objectType": "Activity", "id": object, "definition": { "name": { "en-US": name }, "type": kind } },
-        "result": result,
-    })
-}
+pub use crate::xapi::CLASS_EXTENSION;
+use crate::xapi::{statement, INTERACTION, VERB_ATTEMPTED, VERB_EXPERIENCED};
 
 impl LabEvent {
     /// The event's name: `mrtr-lab:verdict`, `mrtr-lab:step`, `mrtr-lab:challenge` or
@@ -135,27 +119,10 @@ impl LabEvent {
                 ),
             }),
             LabEvent::Challenge { id, goal } => json!({
-                "id": id, "goal": goal,
-                "statement": statement(
-                    VERB_PASSED,
-                    format!("{activity}/challenges/{id}"),
-                    goal,
-                    ASSESSMENT,
-                    json!({ "success": true, "completion": true, "score": { "raw": 1, "min": 0, "max": 1, "scaled": 1.0 } }),
-                ),
+                "id": id, "goal": goal, "statement": crate::xapi::passed(activity, id, goal),
             }),
             LabEvent::Quiz { score, max } => json!({
-                "score": score, "max": max,
-                "statement": statement(
-                    VERB_COMPLETED,
-                    format!("{activity}/quiz"),
-                    "Quick check: multi round-trip requests",
-                    ASSESSMENT,
-                    json!({
-                        "success": score == max, "completion": true,
-                        "score": { "raw": score, "min": 0, "max": max, "scaled": score as f64 / max.max(1) as f64 },
-                    }),
-                ),
+                "score": score, "max": max, "statement": crate::xapi::quiz(activity, score, max),
             }),
         };
         detail["type"] = self.name().into();
@@ -257,7 +224,7 @@ mod tests {
     #[test]
     fn a_challenge_is_passed_with_full_score() {
         let detail = LabEvent::Challenge { id: "undercharge", goal: "g" }.detail("urn:x");
-        assert_eq!(detail["statement"]["verb"]["id"], VERB_PASSED);
+        assert_eq!(detail["statement"]["verb"]["id"], crate::xapi::VERB_PASSED);
         assert_eq!(detail["statement"]["result"]["score"]["scaled"], 1.0);
         assert_eq!(
             Host::page("http://h/", Class::default()).link(&Lab::open("voucher")),

@@ -37,6 +37,7 @@ pub mod share;
 pub mod state;
 #[cfg(feature = "app")]
 pub mod ticket_widget;
+pub mod xapi;
 
 #[cfg(feature = "app")]
 pub mod view;

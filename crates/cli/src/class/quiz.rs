@@ -13,7 +13,7 @@
 //! ```
 
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::sync::LazyLock;
 
 /// The key, as the lab's quiz fetches it.
@@ -57,19 +57,11 @@ pub fn grade(answers: &[u8]) -> Result<Graded, String> {
     Ok(Graded { score, max: KEY.len() })
 }
 
-/// The xAPI statement of a graded quick check, as the lab writes `mrtr-lab:quiz`'s (verb
-/// `completed`, object `{activity}/quiz`, the score in its result), without actor and time,
-/// which the class server adds to every statement.
+/// The xAPI statement of a graded quick check: the lab's own `mrtr-lab:quiz` statement
+/// ([`mrtr_lab::xapi::quiz`]), without actor and time, which the class server adds to every
+/// statement.
 pub fn statement(activity: &str, graded: Graded) -> Value {
-    let Graded { score, max } = graded;
-    json!({
-        "verb": { "id": "http://adlnet.gov/expapi/verbs/completed", "display": { "en-US": "completed" } },
-        "object": { "objectType": "Activity", "id": format!("{activity}/quiz"),
-            "definition": { "name": { "en-US": "Quick check: multi round-trip requests" },
-                "type": "http://adlnet.gov/expapi/activities/assessment" } },
-        "result": { "success": score == max, "completion": true,
-            "score": { "raw": score, "min": 0, "max": max, "scaled": score as f64 / max.max(1) as f64 } },
-    })
+    mrtr_lab::xapi::quiz(activity, graded.score, graded.max)
 }
 
 #[cfg(test)]
