@@ -1,8 +1,10 @@
 // The class page's half of a class (`mrtr class serve`): it holds the seat, sends each
 // challenge the lab says is met to the class server, which replays the situation before it
 // records anything, sends the quick check's answers to be graded there, reports Fix-It's
-// pass with the verifier, keeps the lab's xAPI statements there, and clears the lab when the
-// instructor resets the room. The lab shows as done only what the server verified.
+// pass with the verifier, keeps the lab's moves as xAPI statements there (the statements
+// that grade are the server's own), and clears the lab when the instructor resets the room.
+// The lab shows as done only what the server verified. Secrets travel in the Authorization
+// header only, the event stream too.
 const SEAT_KEY = "mrtr-class-seat";
 const DONE_KEY = "mrtr-lab-challenges"; // crates/lab/src/progress.rs
 const FIXIT_KEY = "mrtr-lab-fixit-code";
@@ -34,6 +36,35 @@ async function api(path, options = {}) {
   }
 }
 
+/** Follows the class server's event stream at `path` with `secret` in the Authorization header
+ *  (an EventSource cannot send one, and an address's query ends up in access logs): `heard`
+ *  gets each change; the stream is opened again after a pause when it ends, until `refused`
+ *  (a 401 or 403) says the secret holds nothing any more. */
+export async function listen(path, secret, heard, refused) {
+  for (;;) {
+    try {
+      const answer = await fetch(path, { headers: { authorization: `Bearer ${secret}`, accept: "text/event-stream" } });
+      if (answer.status === 401 || answer.status === 403) return refused(answer.status);
+      if (answer.ok && answer.body) {
+        const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
+        let text = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += value;
+          let end;
+          while ((end = text.indexOf("\n\n")) >= 0) {
+            const data = text.slice(0, end).split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim());
+            text = text.slice(end + 2);
+            if (data.length) heard(JSON.parse(data.join("\n")));
+          }
+        }
+      }
+    } catch { /* the server is away: try again */ }
+    await new Promise((again) => setTimeout(again, 2000));
+  }
+}
+
 /** Runs the class page around the lab's element (`<div id="lab" data-attributes>`). */
 export async function start(place) {
   const mine = seat();
@@ -60,13 +91,15 @@ export async function start(place) {
   lab.setAttribute("picker", "");
   for (const [name, value] of Object.entries(JSON.parse(place.dataset.attributes))) lab.setAttribute(name, value);
   place.replaceWith(lab);
-  // Every event of the lab carries its xAPI statement: kept by the class server. The quick
-  // check's is the server's own, made when it grades the answers.
-  for (const name of ["mrtr-lab:verdict", "mrtr-lab:challenge"]) {
-    lab.addEventListener(name, (event) => {
-      if (event.detail?.statement) api("/api/statements", { method: "POST", body: JSON.stringify(event.detail.statement) });
-    });
-  }
+  // Each move's xAPI statement is kept by the class server. What grades (a challenge met,
+  // the quick check, a move that got through) is the server's own word, written from its
+  // records: the page sends the move and its outcome, without `success`.
+  lab.addEventListener("mrtr-lab:verdict", (event) => {
+    const statement = event.detail?.statement;
+    if (!statement) return;
+    delete statement.result?.success;
+    api("/api/statements", { method: "POST", body: JSON.stringify(statement) });
+  });
   // The quick check: answered (the lab knows the key) or submitted (a class hiding solutions).
   for (const name of ["mrtr-quiz:answered", "mrtr-quiz:submitted"]) {
     lab.addEventListener(name, async (event) => {
@@ -100,22 +133,25 @@ export async function start(place) {
       say(answer.body.error ?? `Not recorded (HTTP ${answer.status}).`, "refused");
     }
   });
-  const live = new EventSource(`/api/seat-live?token=${encodeURIComponent(mine.secret)}`);
-  live.addEventListener("message", (event) => {
-    const change = JSON.parse(event.data);
-    if (change.type === "reset") {
-      // Everything this browser kept of the lab goes; the page opens again, empty.
-      localStorage.setItem(DONE_KEY, "");
-      localStorage.removeItem(FIXIT_KEY);
-      sessionStorage.setItem("mrtr-class-said", "The instructor reset the room: every challenge starts again.");
-      location.reload();
-    } else if (change.type === "settings" || change.type === "reload") {
-      location.reload();
-    }
-  });
-  const said = sessionStorage.getItem("mrtr-class-said");
-  if (said) {
-    sessionStorage.removeItem("mrtr-class-said");
-    say(said);
-  }
+  // The room emptied (a reset) or this seat removed: everything this browser kept of the
+  // lab goes, and the student joins again.
+  const leave = (why) => {
+    localStorage.setItem(DONE_KEY, "");
+    localStorage.removeItem(FIXIT_KEY);
+    localStorage.removeItem(SEAT_KEY);
+    sessionStorage.setItem("mrtr-class-said", why);
+    location.replace("/");
+  };
+  listen("/api/seat-live", mine.secret, (change) => {
+    if (change.type === "reset") leave("The instructor reset the room: join again, and every challenge starts again.");
+    else if (change.type === "removed") leave("The instructor removed your seat: join again.");
+    else if (change.type === "settings" || change.type === "reload") location.reload();
+  }, () => leave("Your seat is no longer in the class: join again."));
+}
+
+/** What the class server said before the page moved here, once (the join page shows it). */
+export function said() {
+  const text = sessionStorage.getItem("mrtr-class-said");
+  sessionStorage.removeItem("mrtr-class-said");
+  return text;
 }

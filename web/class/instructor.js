@@ -1,7 +1,10 @@
 // The instructor's live view of a class: students × challenges (kept current by the class
 // server's event stream), the quick check as the server graded it, Fix-It as each browser
 // reported it (with the verifier), what stopped the class most, the settings, CSV, the reset.
-// The token is the address's fragment (`/instructor#token=…`, printed at start).
+// The token is the address's fragment (`/instructor#token=…`, printed at start), sent in the
+// Authorization header only, the event stream's too.
+import { listen } from "/class.js";
+
 const token = new URLSearchParams(location.hash.slice(1)).get("token") ?? "";
 const said = document.getElementById("said");
 
@@ -25,7 +28,7 @@ function draw(view) {
   const head = document.querySelector("#students thead");
   head.replaceChildren();
   const top = head.insertRow();
-  for (const title of ["Student", ...view.challenges, "Met", "Quick check", "Fix-It (reported)"]) {
+  for (const title of ["Student", ...view.challenges, "Met", "Quick check", "Fix-It (reported)", "Seat"]) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = title;
@@ -60,7 +63,23 @@ function draw(view) {
       code.append(summary, pre);
       fixit.append(code);
     }
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.textContent = "Remove";
+    remove.setAttribute("aria-label", `Remove ${student.name}'s seat`);
+    remove.addEventListener("click", async () => {
+      if ((await api("/api/remove", { method: "POST", body: JSON.stringify({ seat: student.seat }) })).ok) refresh();
+    });
+    row.insertCell().append(remove);
   }
+  const parked = view.parked ?? [];
+  document.getElementById("parked-section").hidden = parked.length === 0;
+  document.getElementById("parked").replaceChildren(...parked.map((p) => {
+    const li = document.createElement("li");
+    const who = view.students.find((s) => s.seat === p.seat)?.name ?? p.seat;
+    li.textContent = `${who}: ${p.why} (statement ${p.id})`;
+    return li;
+  }));
   const mistakes = document.getElementById("mistakes");
   mistakes.replaceChildren(...view.mistakes.map((m) => {
     const li = document.createElement("li");
@@ -108,7 +127,7 @@ document.getElementById("reset").addEventListener("submit", async (event) => {
 await refresh();
 // Each change redraws from the server's records: what the table shows is what is recorded.
 let pending = null;
-new EventSource(`/api/live?token=${encodeURIComponent(token)}`).addEventListener("message", () => {
+listen("/api/live", token, () => {
   clearTimeout(pending);
   pending = setTimeout(refresh, 100);
-});
+}, () => { said.textContent = "This token does not sign in to the class (a new one was made?): open the address printed with it."; });

@@ -1,23 +1,34 @@
 //! The class server's JSON API: students join and claim challenges, the instructor reads the
-//! class, exports it, changes its settings and resets the room. Every refusal is a status and
-//! a sentence; nothing a page sends is believed without a check.
+//! class, exports it, changes its settings, removes a seat and resets the room. Every refusal
+//! is a status and a sentence; nothing a page sends is believed without a check.
+//!
+//! Students are the adversaries of a security class, so every student-facing route is
+//! bounded: joins per client address, claims and statements per seat (token buckets), the
+//! replays the server runs at once, and each seat's event streams ([`Live`]). Secrets come in
+//! the `Authorization` header only, never in an address a proxy would log.
 
 use super::evidence::{self, MAX_SITUATION};
 use super::export;
 use super::live::Live;
 use super::quiz;
+use super::secret;
 use super::store::{ClassRow, Completion, FixItReport, QuizGrade, Seat, Store};
-use axum::extract::{FromRequestParts, Query, State};
+use super::xapi;
+use axum::extract::ConnectInfo;
+use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use mrtr_lab::class::Class;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
-use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::num::NonZeroU32;
 use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
 
 /// The longest display name kept.
 pub const MAX_NAME: usize = 40;
@@ -27,6 +38,52 @@ pub const MAX_SEATS: i64 = 1_000;
 pub const MAX_FIXIT_CODE: usize = 32 * 1024;
 /// The longest xAPI statement kept.
 pub const MAX_STATEMENT: usize = 16 * 1024;
+/// How long a claim waits for a place among the replays running at once.
+const REPLAY_WAIT: Duration = Duration::from_secs(10);
+
+const fn nonzero(n: u32) -> NonZeroU32 {
+    match NonZeroU32::new(n) {
+        Some(n) => n,
+        None => panic!("a rate is not zero"),
+    }
+}
+
+/// Joins from one client address: 120 at once (a class behind one school's NAT joining
+/// together), then 2 a second.
+pub const JOINS: Quota = Quota::per_second(nonzero(2)).allow_burst(nonzero(120));
+/// Claims from one seat: 30 at once, then one a second (a class has a few dozen challenges).
+pub const CLAIMS: Quota = Quota::per_second(nonzero(1)).allow_burst(nonzero(30));
+/// Statements from one seat: 120 at once, then 5 a second (a move or a diagram step each).
+pub const STATEMENTS: Quota = Quota::per_second(nonzero(5)).allow_burst(nonzero(120));
+
+/// How a class bounds what its students may do: a quota per client address for joins, per
+/// seat for claims and statements, and the replays run at once.
+#[derive(Debug)]
+pub struct Bounds {
+    joins: DefaultKeyedRateLimiter<IpAddr>,
+    claims: DefaultKeyedRateLimiter<String>,
+    statements: DefaultKeyedRateLimiter<String>,
+    replays: Arc<Semaphore>,
+}
+
+impl Bounds {
+    /// The given quotas, and as many replays at once as the machine has cores.
+    pub fn new(joins: Quota, claims: Quota, statements: Quota) -> Bounds {
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
+        Bounds {
+            joins: RateLimiter::keyed(joins),
+            claims: RateLimiter::keyed(claims),
+            statements: RateLimiter::keyed(statements),
+            replays: Arc::new(Semaphore::new(cores)),
+        }
+    }
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds::new(JOINS, CLAIMS, STATEMENTS)
+    }
+}
 
 /// What every handler shares.
 #[derive(Debug)]
@@ -37,6 +94,17 @@ pub struct ClassState {
     pub code: String,
     /// Every open page.
     pub live: Live,
+    /// The passcode students type beside the class code, if the class has one.
+    pub passcode: Option<String>,
+    /// What a student may do, and how often.
+    pub bounds: Bounds,
+}
+
+impl ClassState {
+    /// A class served from `store`, with the default bounds and no passcode.
+    pub fn new(store: Store, code: String, live: Live) -> ClassState {
+        ClassState { store, code, live, passcode: None, bounds: Bounds::default() }
+    }
 }
 
 type Shared = State<Arc<ClassState>>;
@@ -55,19 +123,16 @@ fn failed(why: String) -> Response {
     refuse(StatusCode::SERVICE_UNAVAILABLE, "the class database did not answer; nothing was recorded, try again")
 }
 
-fn sha256(text: &str) -> String {
-    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+/// 429 with `Retry-After`: a bound reached, said in a sentence.
+fn slow_down(why: &str) -> Response {
+    let mut response = refuse(StatusCode::TOO_MANY_REQUESTS, why);
+    response.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
+    response
 }
 
-fn random_hex(bytes: usize) -> String {
-    let mut buf = vec![0u8; bytes];
-    getrandom::fill(&mut buf).unwrap_or_else(|_| unreachable!("the system's random source"));
-    buf.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// A new instructor token (printed at start).
+/// A new instructor token (printed once; only its hash is kept).
 pub fn new_token() -> String {
-    random_hex(16)
+    secret::random(16)
 }
 
 /// The class's settings, read as a lesson's meta element writes them (`hide=…&scenarios=…`),
@@ -76,18 +141,14 @@ pub fn settings_of(text: &str) -> Class {
     Class { code: None, ..Class::from_query(text) }
 }
 
+/// The bearer token of the `Authorization` header: the only place a secret is read from (an
+/// address's query ends up in access logs).
 fn bearer(parts: &Parts) -> Option<String> {
-    let header = parts.headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
-    if let Some(token) = header.and_then(|h| mrtr_wire::bearer::token(h).ok()) {
-        return Some(token.to_owned());
-    }
-    // Event streams: a browser's EventSource cannot set a header.
-    let query: Query<HashMap<String, String>> = Query::try_from_uri(&parts.uri).ok()?;
-    query.0.get("token").cloned()
+    let header = parts.headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok())?;
+    mrtr_wire::bearer::token(header).ok().map(str::to_owned)
 }
 
-/// A request from a student: the seat their secret holds (a bearer token, or `?token=`), or
-/// the refusal.
+/// A request from a student: the seat their secret holds (a bearer token), or the refusal.
 #[derive(Debug)]
 pub struct Student(pub Seat);
 
@@ -101,7 +162,7 @@ impl FromRequestParts<Arc<ClassState>> for Student {
                 "join the class first: no seat secret came with this request",
             ));
         };
-        match state.store.seat_by_secret(&state.code, &sha256(&secret)).await {
+        match state.store.seat_by_secret(&state.code, &secret::sha256(&secret)).await {
             Ok(Some(seat)) => Ok(Student(seat)),
             Ok(None) => {
                 Err(refuse(StatusCode::UNAUTHORIZED, "this seat secret holds no seat in this class: join again"))
@@ -121,17 +182,13 @@ impl FromRequestParts<Arc<ClassState>> for Instructor {
     async fn from_request_parts(parts: &mut Parts, state: &Arc<ClassState>) -> Result<Self, Response> {
         let Current(class) = Current::from_request_parts(parts, state).await?;
         match bearer(parts) {
-            Some(token) if constant_time_eq(&token, &class.instructor_token) => Ok(Instructor(class)),
+            Some(token) if secret::matches(&token, &class.instructor_sha256) => Ok(Instructor(class)),
             _ => Err(refuse(
                 StatusCode::UNAUTHORIZED,
                 "the instructor's token (printed when the class server started) is needed",
             )),
         }
     }
-}
-
-fn constant_time_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// A JSON request body; one that is not JSON, or not the JSON an endpoint takes, is refused
@@ -150,36 +207,60 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequest<
     }
 }
 
-/// `POST /api/join {"class", "name"}`: a seat and its secret.
+/// `POST /api/join {"class", "name", "passcode"?}`: a seat and its secret.
 #[derive(Debug, Deserialize)]
 pub struct Join {
     class: String,
     name: String,
+    #[serde(default)]
+    passcode: String,
 }
 
-/// Seats a student.
-pub async fn join(State(state): Shared, Body(join): Body<Join>) -> Response {
+/// The client's address (the connection's peer), for what is counted per address.
+#[derive(Debug)]
+pub struct Peer(pub IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for Peer {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let connected = parts.extensions.get::<ConnectInfo<SocketAddr>>();
+        Ok(Peer(connected.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |ConnectInfo(addr)| addr.ip())))
+    }
+}
+
+/// Seats a student in the current room.
+pub async fn join(State(state): Shared, Peer(address): Peer, Body(join): Body<Join>) -> Response {
+    if state.bounds.joins.check_key(&address).is_err() {
+        return slow_down("too many joins from this address: wait a few seconds and try again");
+    }
     if !join.class.trim().eq_ignore_ascii_case(&state.code) {
         return refuse(
             StatusCode::NOT_FOUND,
             format!("no class has the code {:?}", mrtr_sim::text::clip(join.class, 20)),
         );
     }
+    if let Some(passcode) = &state.passcode {
+        let given = secret::sha256(join.passcode.trim());
+        if !secret::matches(passcode, &given) {
+            return refuse(StatusCode::FORBIDDEN, "this class needs its passcode: ask your instructor");
+        }
+    }
     let name: String = join.name.trim().chars().filter(|c| !c.is_control()).collect();
     if name.is_empty() || name.chars().count() > MAX_NAME {
         return refuse(StatusCode::BAD_REQUEST, format!("a display name has 1 to {MAX_NAME} characters"));
     }
-    match state.store.seat_count(&state.code).await {
-        Ok(count) if count >= MAX_SEATS => {
-            return refuse(StatusCode::TOO_MANY_REQUESTS, format!("the class is full ({MAX_SEATS} seats)"))
+    let secret = secret::random(24);
+    let seat = Seat { id: secret::random(8), name: name.clone(), joined_ms: now_ms() };
+    match state.store.join(&state.code, &seat, &secret::sha256(&secret), MAX_SEATS).await {
+        Ok(true) => {}
+        Ok(false) => {
+            return refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("the class is full ({MAX_SEATS} seats): ask your instructor"),
+            )
         }
         Err(why) => return failed(why),
-        Ok(_) => {}
-    }
-    let secret = random_hex(24);
-    let seat = Seat { id: random_hex(8), name: name.clone(), joined_ms: now_ms() };
-    if let Err(why) = state.store.join(&state.code, &seat, &sha256(&secret)).await {
-        return failed(why);
     }
     state.live.tell("joined", json!({"seat": seat.id, "name": name}));
     (StatusCode::CREATED, Json(json!({"seat": seat.id, "name": name, "secret": secret, "class": state.code})))
@@ -203,7 +284,16 @@ pub async fn claim(
     if claim.situation.len() > MAX_SITUATION {
         return refuse(StatusCode::PAYLOAD_TOO_LARGE, evidence::Refusal::TooLarge);
     }
-    // The replay is CPU work of milliseconds: off the async threads.
+    if state.bounds.claims.check_key(&seat.id).is_err() {
+        return slow_down("too many claims from this seat: a challenge is claimed once it is met");
+    }
+    // The replay is CPU work of milliseconds: off the async threads, a bounded number at once.
+    let Ok(Ok(_replaying)) = tokio::time::timeout(REPLAY_WAIT, state.bounds.replays.clone().acquire_owned()).await
+    else {
+        let mut busy = refuse(StatusCode::SERVICE_UNAVAILABLE, "the class server is busy replaying claims: try again");
+        busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("2"));
+        return busy;
+    };
     let settings = class.settings.clone();
     let (id, situation) = (claim.challenge.clone(), claim.situation.clone());
     let checked = tokio::task::spawn_blocking(move || evidence::verify(&id, &situation, &settings_of(&settings))).await;
@@ -226,6 +316,13 @@ pub async fn claim(
     let done = Completion { seat: seat.id.clone(), challenge: challenge.clone(), situation: claim.situation, at_ms };
     match state.store.complete(class.generation, &done).await {
         Ok(true) => {
+            // The xAPI `passed` statement comes from this record, and from nowhere else.
+            if let Some(met) = mrtr_sim::challenges::challenge(&challenge) {
+                let statement = xapi::passed(&activity(&state.code), met.id, met.goal);
+                if let Err(why) = keep(&state, &class, &seat, statement, at_ms).await {
+                    return failed(why);
+                }
+            }
             state
                 .live
                 .tell("completed", json!({"seat": seat.id, "name": seat.name, "challenge": challenge, "atMs": at_ms}));
@@ -337,7 +434,8 @@ async fn keep(
     state.store.statement(class.generation, &seat.id, &id, &statement.to_string(), at_ms).await
 }
 
-/// `POST /api/statements`: an xAPI statement the seat's lab emitted, kept.
+/// `POST /api/statements`: an xAPI statement the seat's lab emitted, kept when it is one the
+/// lab emits that grades nothing ([`xapi::student`]), written again from what was checked.
 pub async fn statement(
     State(state): Shared,
     Student(seat): Student,
@@ -350,7 +448,15 @@ pub async fn statement(
             format!("a statement is one JSON object of at most {MAX_STATEMENT} bytes"),
         );
     }
-    match keep(&state, &class, &seat, body, now_ms()).await {
+    if state.bounds.statements.check_key(&seat.id).is_err() {
+        return slow_down("too many statements from this seat: slow down");
+    }
+    let mut statement = match xapi::student(&body, &activity(&state.code)) {
+        Ok(statement) => statement,
+        Err(refused) => return refuse(StatusCode::BAD_REQUEST, format!("not kept: {refused}")),
+    };
+    statement["context"] = json!({ "extensions": { mrtr_lab::xapi::CLASS_EXTENSION: state.code } });
+    match keep(&state, &class, &seat, statement, now_ms()).await {
         Ok(()) => (StatusCode::ACCEPTED, Json(json!({"kept": true}))).into_response(),
         Err(why) => failed(why),
     }
@@ -376,6 +482,13 @@ pub async fn overview(state: &ClassState, generation: i64) -> Result<Value, Stri
     let progress = state.store.progress(&state.code, generation).await?;
     let mistakes = state.store.refusal_counts(&state.code, generation).await?;
     let statements = state.store.statement_count(&state.code, generation).await?;
+    let parked: Vec<Value> = state
+        .store
+        .parked(&state.code, generation)
+        .await?
+        .into_iter()
+        .map(|(seat, id, why)| json!({"seat": seat, "id": id, "why": why}))
+        .collect();
     let class = state.store.find_class(&state.code).await?.map(|c| c.settings).unwrap_or_default();
     let challenges: Vec<&str> = mrtr_sim::challenges::CHALLENGES.iter().map(|c| c.id).collect();
     let students: Vec<Value> = progress
@@ -400,7 +513,7 @@ pub async fn overview(state: &ClassState, generation: i64) -> Result<Value, Stri
         .map(|(challenge, reason, n)| json!({"challenge": challenge, "reason": reason, "count": n}))
         .collect();
     Ok(json!({"class": state.code, "settings": class, "generation": generation, "challenges": challenges,
-        "students": students, "mistakes": mistakes, "statements": statements}))
+        "students": students, "mistakes": mistakes, "statements": statements, "parked": parked}))
 }
 
 /// `GET /api/class`: the instructor's overview.
@@ -425,14 +538,50 @@ pub async fn csv(State(state): Shared, Instructor(class): Instructor) -> Respons
         .into_response()
 }
 
-/// `GET /api/live`: the instructor's event stream of every change.
-pub async fn live(State(state): Shared, _: Instructor) -> Response {
-    state.live.stream(|_| true).into_response()
+/// A stream, or 503 when the class keeps as many open as it may.
+fn stream_or_busy<S: IntoResponse>(stream: Result<S, super::live::Full>) -> Response {
+    match stream {
+        Ok(stream) => stream.into_response(),
+        Err(super::live::Full) => {
+            let mut busy = refuse(StatusCode::SERVICE_UNAVAILABLE, "the class has as many pages open as it can follow");
+            busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("10"));
+            busy
+        }
+    }
 }
 
-/// `GET /api/seat-live`: a student's event stream (resets and settings).
-pub async fn seat_live(State(state): Shared, _: Student) -> Response {
-    state.live.stream(|change| matches!(change["type"].as_str(), Some("reset" | "settings"))).into_response()
+/// `GET /api/live`: the instructor's event stream of every change.
+pub async fn live(State(state): Shared, _: Instructor) -> Response {
+    stream_or_busy(state.live.stream("instructor", |_| true))
+}
+
+/// `GET /api/seat-live`: a student's event stream (resets, settings, and this seat removed).
+pub async fn seat_live(State(state): Shared, Student(seat): Student) -> Response {
+    let id = seat.id.clone();
+    stream_or_busy(state.live.stream(&seat.id, move |change| match change["type"].as_str() {
+        Some("reset" | "settings") => true,
+        Some("removed") => change["seat"] == id.as_str(),
+        _ => false,
+    }))
+}
+
+/// `POST /api/remove {"seat"}`: a seat of the current room.
+#[derive(Debug, Deserialize)]
+pub struct Remove {
+    seat: String,
+}
+
+/// Removes a seat (a name the instructor does not know, a flood): its secret holds nothing
+/// from then on, and its place is free.
+pub async fn remove(State(state): Shared, _: Instructor, Body(remove): Body<Remove>) -> Response {
+    match state.store.remove_seat(&state.code, &remove.seat).await {
+        Ok(true) => {
+            state.live.tell("removed", json!({"seat": remove.seat}));
+            Json(json!({"removed": remove.seat})).into_response()
+        }
+        Ok(false) => refuse(StatusCode::NOT_FOUND, "the room has no such seat"),
+        Err(why) => failed(why),
+    }
 }
 
 /// `POST /api/reset {"confirm": CODE}`: a new generation; every open page is told.

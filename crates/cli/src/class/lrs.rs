@@ -1,8 +1,13 @@
 //! Forwarding the class's xAPI statements to an external LRS (the statements resource,
 //! `POST …/statements`, xAPI 1.0.3), when one is configured. Statements are kept first and
 //! sent after, oldest first, in batches; a batch is marked sent only when the LRS says it
-//! stored it, and retried with a growing pause while the LRS is down or refuses: nothing is
-//! lost, and an LRS that got a batch twice keeps each statement once by its id.
+//! stored it, and retried with a growing pause while the LRS is down: nothing is lost, and an
+//! LRS that got a batch twice keeps each statement once by its id.
+//!
+//! An LRS rejects a whole batch when one statement in it is invalid (xAPI 1.0.3, 400). Such a
+//! batch is split in halves, and each half sent, until the statement the LRS refuses on its
+//! own is found: that one is parked (shown to the instructor with the LRS's answer, never
+//! sent again) and every other goes on.
 
 use super::store::Store;
 use std::time::Duration;
@@ -43,12 +48,50 @@ pub async fn forward(store: Store, lrs: Lrs) {
     }
 }
 
-/// Sends one batch: how many statements were sent.
+/// What the LRS said of a batch.
+enum Answer {
+    /// Stored (or already had it: 409).
+    Stored,
+    /// Refused for what the batch holds (400, 413, 422): the LRS's status and words.
+    Rejected(String),
+}
+
+/// Sends one batch, splitting what the LRS rejects: how many statements were stored or parked.
 async fn send_batch(store: &Store, client: &reqwest::Client, lrs: &Lrs) -> Result<usize, String> {
     let batch = store.unforwarded(BATCH).await?;
-    if batch.is_empty() {
-        return Ok(0);
+    let handled = batch.len();
+    let mut parts = vec![batch];
+    while let Some(part) = parts.pop() {
+        if part.is_empty() {
+            continue;
+        }
+        match post(client, lrs, &part).await? {
+            Answer::Stored => {
+                let ids: Vec<String> = part.into_iter().map(|(id, _)| id).collect();
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_millis() as i64);
+                store.forwarded(&ids, now).await?;
+            }
+            Answer::Rejected(why) if part.len() == 1 => {
+                let (id, _) = &part[0];
+                tracing::warn!(target: "mrtr::class", "the LRS refused statement {id}: {why}; parked");
+                store.park(id, &why).await?;
+            }
+            Answer::Rejected(_) => {
+                let mut first = part;
+                let second = first.split_off(first.len() / 2);
+                // The first half is sent first: statements keep their order.
+                parts.push(second);
+                parts.push(first);
+            }
+        }
     }
+    Ok(handled)
+}
+
+/// POSTs statements as one batch.
+async fn post(client: &reqwest::Client, lrs: &Lrs, batch: &[(String, String)]) -> Result<Answer, String> {
     let body = format!("[{}]", batch.iter().map(|(_, body)| body.as_str()).collect::<Vec<_>>().join(","));
     let mut request = client
         .post(&lrs.url)
@@ -61,11 +104,14 @@ async fn send_batch(store: &Store, client: &reqwest::Client, lrs: &Lrs) -> Resul
     let answer = request.send().await.map_err(|e| e.to_string())?;
     let status = answer.status();
     // 409: the LRS has these ids already (a batch it stored whose answer was lost).
-    if !(status.is_success() || status.as_u16() == 409) {
-        return Err(format!("HTTP {status}"));
+    if status.is_success() || status.as_u16() == 409 {
+        return Ok(Answer::Stored);
     }
-    let ids: Vec<String> = batch.into_iter().map(|(id, _)| id).collect();
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
-    store.forwarded(&ids, now).await?;
-    Ok(ids.len())
+    if matches!(status.as_u16(), 400 | 413 | 422) {
+        let words = answer.text().await.unwrap_or_default();
+        let words = mrtr_sim::text::clip(words.split_whitespace().collect::<Vec<_>>().join(" "), 300);
+        return Ok(Answer::Rejected(format!("HTTP {status}: {words}")));
+    }
+    // Down, or not letting this server in (401, 403): the same batch again later.
+    Err(format!("HTTP {status}"))
 }

@@ -8,9 +8,13 @@
 //! challenges, the common mistakes, the settings, a CSV export, a room reset. Records live in
 //! SQLite (a file) or PostgreSQL ([`store`]), and survive a restart.
 //!
+//! The students of a security class are its adversaries: what each may do, and the test that
+//! holds it, is docs/CLASSROOM.md's table "What a student can and cannot do".
+//!
 //! ```text
 //! mrtr class serve --class CS-101                       # http://127.0.0.1:8090/, class.db
 //! mrtr class serve --class CS-101 --db postgres://u@host/class --addr 0.0.0.0:8090 --host lab.school.example
+//! mrtr class token --class CS-101                       # a new instructor token; the old one stops working
 //! ```
 
 pub mod api;
@@ -21,7 +25,9 @@ pub mod lrs;
 mod pages;
 pub mod practice;
 pub mod quiz;
+pub mod secret;
 pub mod store;
+pub mod xapi;
 
 use api::ClassState;
 use axum::routing::{get, post};
@@ -30,10 +36,19 @@ use clap::{Args, Subcommand};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
 /// The largest request body: a situation (64 KB) with room for its JSON.
 const MAX_BODY: usize = 128 * 1024;
+/// How long a page may take to send a request's body.
+const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a request may take until its answer starts (an event stream then streams on).
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// The most connections the class server keeps open: a thousand open pages, each with its
+/// event stream and a request or two, with room to spare. Past it a connection waits.
+pub const MAX_CONNECTIONS: usize = 4_096;
 
 /// `mrtr class …`.
 #[derive(Debug, Args)]
@@ -46,6 +61,20 @@ pub struct ClassArgs {
 enum ClassCommand {
     /// Serve a class: the lab for students, a live view for the instructor.
     Serve(ServeArgs),
+    /// Give the class a new instructor token and print it: the old one stops working at once,
+    /// in a class server running on the same database too.
+    Token(TokenArgs),
+}
+
+/// `mrtr class token`.
+#[derive(Debug, Args)]
+pub struct TokenArgs {
+    /// The class's code.
+    #[arg(long, default_value = "CLASS")]
+    class: String,
+    /// The class's database, as `mrtr class serve --db` gives it.
+    #[arg(long, default_value = "sqlite://class.db")]
+    db: String,
 }
 
 /// `mrtr class serve`.
@@ -78,12 +107,25 @@ pub struct ServeArgs {
     /// The `Authorization` header for the LRS (`Basic …`).
     #[arg(long, requires = "lrs")]
     lrs_authorization: Option<String>,
+    /// A passcode students type beside the class code to join (say it in the room): nobody
+    /// who only read the class code off the join page takes a seat.
+    #[arg(long)]
+    passcode: Option<String>,
 }
 
 /// Runs `mrtr class …`.
 pub async fn run(args: ClassArgs) -> Result<(), String> {
     match args.command {
         ClassCommand::Serve(args) => serve(args).await,
+        ClassCommand::Token(args) => {
+            let store = store::Store::open(&args.db).await?;
+            let token = api::new_token();
+            if !store.rotate_token(&args.class, &secret::sha256(&token)).await? {
+                return Err(format!("{}: no class {} here", args.db, args.class));
+            }
+            println!("{token}");
+            Ok(())
+        }
     }
 }
 
@@ -104,33 +146,45 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let store = store::Store::open(&args.db).await?;
     let now =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0);
-    let class = store.class(&code, &args.settings, &api::new_token(), now).await?;
+    let token = api::new_token();
+    let (class, made) = store.class(&code, &args.settings, &secret::sha256(&token), now).await?;
     if let Some(url) = &args.lrs {
         let lrs = lrs::Lrs {
             url: url.clone(),
             authorization: args.lrs_authorization.clone(),
-            idle: std::time::Duration::from_secs(2),
-            most_backoff: std::time::Duration::from_secs(60),
+            idle: Duration::from_secs(2),
+            most_backoff: Duration::from_secs(60),
         };
         tokio::spawn(lrs::forward(store.clone(), lrs));
         println!("statements forwarded to {url}");
     }
     let live = live::Live::default();
-    let state = Arc::new(ClassState { store, code: class.code.clone(), live: live.clone() });
+    let passcode = args.passcode.as_deref().map(str::trim).filter(|p| !p.is_empty()).map(str::to_owned);
+    let state = Arc::new(ClassState { passcode, ..ClassState::new(store, class.code.clone(), live.clone()) });
     let listener = tokio::net::TcpListener::bind(args.addr).await.map_err(|e| format!("{}: {e}", args.addr))?;
     let bound = listener.local_addr().map_err(|e| e.to_string())?;
     println!("class {} on http://{bound}/ (students join with the code {})", class.code, class.code);
-    println!("instructor: http://{bound}/instructor#token={}", class.instructor_token);
+    if made {
+        println!("instructor: http://{bound}/instructor#token={token}");
+        println!("(the token is kept only as its hash: keep this address; `mrtr class token` makes a new one)");
+    } else {
+        println!("instructor: http://{bound}/instructor#token=… (the token printed when the class was made;");
+        println!("  `mrtr class token --class {} --db …` prints a new one)", class.code);
+    }
+    if state.passcode.is_some() {
+        println!("students join with the class code and the passcode");
+    }
     println!("records: {}", args.db);
     let origins = args.hosts.iter().map(|host| format!("http://{host}:{}", bound.port())).collect();
     let router = router(state, &args.dist).merge(practice::routes(args.hosts.clone(), origins)?);
     println!("practice servers: http://{bound}/practice/safe/mcp and /practice/careless/mcp (bob-token, alice-token)");
     let stop = async move {
-        let _ = tokio::signal::ctrl_c().await;
-        // The open pages' event streams end, so the server stops at once and nothing is cut.
+        crate::http::stop_signal().await;
+        // The open pages' event streams end, so the server stops at once and nothing is cut;
+        // the claims in flight are answered before it returns.
         live.close();
     };
-    crate::http::serve_on(listener, router, stop).await.map_err(|e| e.to_string())
+    crate::http::serve_limited(listener, router, stop, MAX_CONNECTIONS).await.map_err(|e| e.to_string())
 }
 
 /// The class server's routes.
@@ -148,12 +202,19 @@ pub fn router(state: Arc<ClassState>, dist: &std::path::Path) -> Router {
         .route("/api/live", get(api::live))
         .route("/api/reset", post(api::reset))
         .route("/api/settings", post(api::settings))
+        .route("/api/remove", post(api::remove))
         .route("/", get(pages::join))
         .route("/lab", get(pages::lab))
         .route("/instructor", get(pages::instructor))
         .route("/class.js", get(pages::class_js))
         .route("/instructor.js", get(pages::instructor_js))
-        .route("/app/probe/quiz-key.json", get(pages::quiz_key))
-        .with_state(state);
-    api.nest_service("/app", tower_http::services::ServeDir::new(dist)).layer(RequestBodyLimitLayer::new(MAX_BODY))
+        .with_state(state.clone());
+    // The built lab's files, behind the guard that keeps what the class hides out of reach.
+    let files = Router::new()
+        .fallback_service(tower_http::services::ServeDir::new(dist))
+        .layer(axum::middleware::from_fn_with_state((state, Arc::new(dist.to_path_buf())), pages::guard_files));
+    api.nest("/app", files)
+        .layer(RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
+        .layer(TimeoutLayer::with_status_code(axum::http::StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
 }

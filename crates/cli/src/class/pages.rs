@@ -1,11 +1,14 @@
 //! The class's own pages, built into the binary: joining, the lab with the class's settings
-//! baked into its address, and the instructor's view (`web/class/`).
+//! baked into its address, and the instructor's view (`web/class/`); and the guard in front of
+//! the built lab's files, which keeps what a class hides out of reach by any spelling.
 
 use super::api::{activity, refuse, settings_of, ClassState};
-use axum::extract::State;
+use axum::extract::{Request, State};
 use axum::http::header;
 use axum::http::StatusCode;
+use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Response};
+use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 const JOIN: &str = include_str!("../../../../web/class/join.html");
@@ -14,9 +17,10 @@ const INSTRUCTOR: &str = include_str!("../../../../web/class/instructor.html");
 const CLASS_JS: &str = include_str!("../../../../web/class/class.js");
 const INSTRUCTOR_JS: &str = include_str!("../../../../web/class/instructor.js");
 
-/// `GET /`: join with the class code and a name.
+/// `GET /`: join with the class code and a name (and the passcode, where the class has one).
 pub async fn join(State(state): State<Arc<ClassState>>) -> Html<String> {
-    Html(JOIN.replace("{{CLASS}}", &html_escape(&state.code)))
+    let passcode = if state.passcode.is_some() { "" } else { "hidden" };
+    Html(JOIN.replace("{{CLASS}}", &html_escape(&state.code)).replace("{{PASSCODE}}", passcode))
 }
 
 /// `GET /lab`: the lab as a `<mrtr-lab>` element carrying the class's settings, so it hides
@@ -45,8 +49,58 @@ pub async fn instructor(State(state): State<Arc<ClassState>>) -> Html<String> {
     Html(INSTRUCTOR.replace("{{CLASS}}", &html_escape(&state.code)))
 }
 
-/// `GET /app/probe/quiz-key.json`: the quick check's answers, which the lab fetches to explain
-/// them; refused while the class hides solutions (the class server grades the quiz then).
+/// Where the quick check's key lies in the built lab.
+const KEY_PATH: [&str; 2] = ["probe", "quiz-key.json"];
+
+/// The file a request for `path` under the built lab `dist` names, decoded as the file server
+/// decodes it (percent-decoded, then split; `.` and empty segments dropped, `..` refused).
+fn served_path(dist: &Path, path: &str) -> Option<PathBuf> {
+    let decoded = percent_encoding::percent_decode_str(path.trim_start_matches('/')).decode_utf8().ok()?;
+    let mut file = dist.to_path_buf();
+    for component in Path::new(&*decoded).components() {
+        match component {
+            Component::Normal(part) => file.push(part),
+            Component::CurDir => {}
+            Component::Prefix(_) | Component::RootDir | Component::ParentDir => return None,
+        }
+    }
+    Some(file)
+}
+
+/// The file's identity on its device: two paths that reach it (a link, another spelling on a
+/// file system that ignores case) have the same.
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt as _;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// Whether a request for `path` under `dist` reaches the quick check's key: it names the key's
+/// place in any spelling the file server reads, or a file that is the key.
+pub fn reaches_key(dist: &Path, path: &str) -> bool {
+    let Some(file) = served_path(dist, path) else { return false };
+    let place = dist.join(KEY_PATH.iter().collect::<PathBuf>());
+    let named = file.strip_prefix(dist).is_ok_and(|rest| {
+        let parts: Vec<_> = rest.components().filter_map(|c| c.as_os_str().to_str()).collect();
+        parts.len() == KEY_PATH.len() && parts.iter().zip(KEY_PATH).all(|(a, b)| a.eq_ignore_ascii_case(b))
+    });
+    named || identity(&place).is_some_and(|key| identity(&file) == Some(key))
+}
+
+/// In front of the built lab's files: a request that reaches the quick check's key is
+/// answered by [`quiz_key`], which refuses it while the class hides solutions.
+pub async fn guard_files(
+    State((state, dist)): State<(Arc<ClassState>, Arc<PathBuf>)>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if reaches_key(&dist, request.uri().path()) {
+        return quiz_key(State(state)).await;
+    }
+    next.run(request).await
+}
+
+/// The quick check's answers, which the lab fetches to explain them; refused while the class
+/// hides solutions (the class server grades the quiz then).
 pub async fn quiz_key(State(state): State<Arc<ClassState>>) -> Response {
     let hidden = match state.store.find_class(&state.code).await {
         Ok(Some(class)) => settings_of(&class.settings).hide_solutions,
@@ -70,4 +124,42 @@ pub async fn instructor_js() -> Response {
 
 fn html_escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spelling_of_the_key_reaches_it() {
+        let dist = std::env::temp_dir().join(format!("mrtr-key-spellings-{}", std::process::id()));
+        std::fs::create_dir_all(dist.join("probe")).expect("a dist");
+        std::fs::write(dist.join("probe/quiz-key.json"), "[]").expect("the key");
+        std::fs::write(dist.join("probe/quiz.js"), "").expect("the quiz");
+        let every_byte: String =
+            "/".to_owned() + &"probe/quiz-key.json".bytes().map(|b| format!("%{b:02X}")).collect::<String>();
+        for path in [
+            "/probe/quiz-key.json",
+            "/probe/quiz%2Dkey.json",
+            "/probe/quiz%2dkey.json",
+            "/probe/%71uiz-key.json",
+            "//probe/quiz-key.json",
+            "/probe//quiz-key.json",
+            "/probe/./quiz-key.json",
+            "/./probe/quiz-key.json",
+            "/%70robe/quiz-key.json",
+            "/probe%2Fquiz-key.json",
+            "/probe%2fquiz-key.json",
+            "/probe/quiz-key.json/",
+            "/PROBE/Quiz-Key.JSON",
+            "/probe/%2E/quiz-key.json",
+            &every_byte,
+        ] {
+            assert!(reaches_key(&dist, path), "{path}");
+        }
+        for path in ["/probe/quiz.js", "/probe/quiz-key.json.map", "/probe/../probe/quiz-key.json", "/", "/%FF"] {
+            assert!(!reaches_key(&dist, path), "{path}");
+        }
+        let _ = std::fs::remove_dir_all(&dist);
+    }
 }

@@ -74,8 +74,8 @@ pub struct ClassRow {
     pub code: String,
     /// Its settings, as a lesson's meta element writes them (`hide=hints&scenarios=voucher`).
     pub settings: String,
-    /// The instructor's token.
-    pub instructor_token: String,
+    /// The SHA-256 of the instructor's token, in hex (the token itself is kept nowhere).
+    pub instructor_sha256: String,
     /// The current generation (one more at each room reset).
     pub generation: i64,
 }
@@ -116,27 +116,66 @@ impl Store {
         Ok(Store { pool })
     }
 
-    /// The class with `code`, made with `settings` and `token` if it does not exist yet.
-    pub async fn class(&self, code: &str, settings: &str, token: &str, now_ms: i64) -> Result<ClassRow, String> {
-        if let Some(class) = self.find_class(code).await? {
-            return Ok(class);
+    /// The class with `code`, and whether this call made it (with `settings` and the
+    /// instructor token whose SHA-256 is `token_sha256`). A class an earlier version kept with
+    /// its token in plain text keeps only the token's hash from now on.
+    pub async fn class(
+        &self,
+        code: &str,
+        settings: &str,
+        token_sha256: &str,
+        now_ms: i64,
+    ) -> Result<(ClassRow, bool), String> {
+        let plain: Option<String> = sqlx::query("SELECT instructor_token FROM classes WHERE code = $1")
+            .bind(code)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db)?
+            .map(|r| r.try_get(0))
+            .transpose()
+            .map_err(db)?;
+        match plain {
+            Some(plain) if !plain.is_empty() => {
+                sqlx::query("UPDATE classes SET instructor_sha256 = $1, instructor_token = '' WHERE code = $2")
+                    .bind(crate::class::secret::sha256(&plain))
+                    .bind(code)
+                    .run(self)
+                    .await?;
+            }
+            Some(_) => {}
+            None => {
+                sqlx::query(
+                    "INSERT INTO classes (code, settings, instructor_token, instructor_sha256, generation, created_ms) \
+                     VALUES ($1, $2, '', $3, 1, $4)",
+                )
+                .bind(code)
+                .bind(settings)
+                .bind(token_sha256)
+                .bind(now_ms)
+                .run(self)
+                .await?;
+                let made = self.find_class(code).await?.ok_or_else(|| "the class was not kept".to_owned())?;
+                return Ok((made, true));
+            }
         }
-        sqlx::query(
-            "INSERT INTO classes (code, settings, instructor_token, generation, created_ms) VALUES ($1, $2, $3, 1, $4)",
-        )
-        .bind(code)
-        .bind(settings)
-        .bind(token)
-        .bind(now_ms)
-        .execute(&self.pool)
-        .await
-        .map_err(db)?;
-        self.find_class(code).await?.ok_or_else(|| "the class was not kept".to_owned())
+        Ok((self.find_class(code).await?.ok_or_else(|| "the class was not kept".to_owned())?, false))
+    }
+
+    /// Replaces the instructor's token: only the new one's hash, `token_sha256`, is kept.
+    /// False when no class has `code`.
+    pub async fn rotate_token(&self, code: &str, token_sha256: &str) -> Result<bool, String> {
+        let changed = sqlx::query("UPDATE classes SET instructor_sha256 = $1, instructor_token = '' WHERE code = $2")
+            .bind(token_sha256)
+            .bind(code)
+            .execute(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(changed.rows_affected() == 1)
     }
 
     /// The class with `code`, if there is one.
     pub async fn find_class(&self, code: &str) -> Result<Option<ClassRow>, String> {
-        let row = sqlx::query("SELECT code, settings, instructor_token, generation FROM classes WHERE code = $1")
+        let row = sqlx::query("SELECT code, settings, instructor_sha256, generation FROM classes WHERE code = $1")
             .bind(code)
             .fetch_optional(&self.pool)
             .await
@@ -145,7 +184,7 @@ impl Store {
             Ok(ClassRow {
                 code: r.try_get(0).map_err(db)?,
                 settings: r.try_get(1).map_err(db)?,
-                instructor_token: r.try_get(2).map_err(db)?,
+                instructor_sha256: r.try_get(2).map_err(db)?,
                 generation: r.try_get(3).map_err(db)?,
             })
         })
@@ -157,9 +196,10 @@ impl Store {
         sqlx::query("UPDATE classes SET settings = $1 WHERE code = $2").bind(settings).bind(code).run(self).await
     }
 
-    /// Starts a new generation: the progress so far becomes the archive. Returns the new one.
+    /// Starts a new generation, with an empty room: the seats and progress so far become the
+    /// archive. Returns the new one.
     pub async fn reset(&self, code: &str) -> Result<i64, String> {
-        sqlx::query("UPDATE classes SET generation = generation + 1 WHERE code = $1")
+        sqlx::query("UPDATE classes SET generation = generation + 1, seats_taken = 0 WHERE code = $1")
             .bind(code)
             .execute(&self.pool)
             .await
@@ -167,47 +207,98 @@ impl Store {
         Ok(self.find_class(code).await?.map(|c| c.generation).unwrap_or(1))
     }
 
-    /// Seats a student.
-    pub async fn join(&self, code: &str, seat: &Seat, secret_sha256: &str) -> Result<(), String> {
-        sqlx::query("INSERT INTO seats (id, class_code, name, secret_sha256, joined_ms) VALUES ($1, $2, $3, $4, $5)")
-            .bind(&seat.id)
+    /// Seats a student in the class's current generation, unless it already has `most` seats
+    /// there: false then. The seat is counted in the class's row by one conditional UPDATE
+    /// (atomic in SQLite and PostgreSQL alike), so concurrent joins never overshoot.
+    pub async fn join(&self, code: &str, seat: &Seat, secret_sha256: &str, most: i64) -> Result<bool, String> {
+        let taken =
+            sqlx::query("UPDATE classes SET seats_taken = seats_taken + 1 WHERE code = $1 AND seats_taken < $2")
+                .bind(code)
+                .bind(most)
+                .execute(&self.pool)
+                .await
+                .map_err(db)?;
+        if taken.rows_affected() == 0 {
+            return Ok(false);
+        }
+        let inserted = sqlx::query(
+            "INSERT INTO seats (id, class_code, name, secret_sha256, joined_ms, generation) \
+             SELECT $1, $2, $3, $4, $5, generation FROM classes WHERE code = $2",
+        )
+        .bind(&seat.id)
+        .bind(code)
+        .bind(&seat.name)
+        .bind(secret_sha256)
+        .bind(seat.joined_ms)
+        .run(self)
+        .await;
+        if let Err(why) = inserted {
+            // The seat counted above was not taken after all.
+            sqlx::query("UPDATE classes SET seats_taken = seats_taken - 1 WHERE code = $1")
+                .bind(code)
+                .run(self)
+                .await?;
+            return Err(why);
+        }
+        Ok(true)
+    }
+
+    /// Removes a seat of the current generation (its secret holds nothing from now on), and
+    /// frees its place. False when the class's current room has no such seat.
+    pub async fn remove_seat(&self, code: &str, seat: &str) -> Result<bool, String> {
+        let removed = sqlx::query(
+            "DELETE FROM seats WHERE id = $1 AND class_code = $2 \
+             AND generation = (SELECT generation FROM classes WHERE code = $2)",
+        )
+        .bind(seat)
+        .bind(code)
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        if removed.rows_affected() == 0 {
+            return Ok(false);
+        }
+        sqlx::query("UPDATE classes SET seats_taken = seats_taken - 1 WHERE code = $1 AND seats_taken > 0")
             .bind(code)
-            .bind(&seat.name)
-            .bind(secret_sha256)
-            .bind(seat.joined_ms)
             .run(self)
-            .await
+            .await?;
+        Ok(true)
     }
 
-    /// How many seats the class has.
+    /// How many seats the class's current room has.
     pub async fn seat_count(&self, code: &str) -> Result<i64, String> {
-        let row = sqlx::query("SELECT COUNT(*) FROM seats WHERE class_code = $1")
+        let row = sqlx::query("SELECT seats_taken FROM classes WHERE code = $1")
             .bind(code)
-            .fetch_one(&self.pool)
-            .await
-            .map_err(db)?;
-        row.try_get::<i64, _>(0).map_err(db)
-    }
-
-    /// The seat whose secret digests to `secret_sha256`, in class `code`.
-    pub async fn seat_by_secret(&self, code: &str, secret_sha256: &str) -> Result<Option<Seat>, String> {
-        let row = sqlx::query("SELECT id, name, joined_ms FROM seats WHERE class_code = $1 AND secret_sha256 = $2")
-            .bind(code)
-            .bind(secret_sha256)
             .fetch_optional(&self.pool)
             .await
             .map_err(db)?;
+        row.map_or(Ok(0), |r| r.try_get::<i64, _>(0).map_err(db))
+    }
+
+    /// The seat whose secret digests to `secret_sha256`, in the current room of class `code`
+    /// (a seat of an earlier generation holds nothing).
+    pub async fn seat_by_secret(&self, code: &str, secret_sha256: &str) -> Result<Option<Seat>, String> {
+        let row = sqlx::query(
+            "SELECT s.id, s.name, s.joined_ms FROM seats s JOIN classes c ON c.code = s.class_code \
+             WHERE s.class_code = $1 AND s.secret_sha256 = $2 AND s.generation = c.generation",
+        )
+        .bind(code)
+        .bind(secret_sha256)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db)?;
         row.map(|r| seat(&r)).transpose()
     }
 
-    /// Every seat of the class, in the order they joined.
-    pub async fn seats(&self, code: &str) -> Result<Vec<Seat>, String> {
-        let rows = sqlx::query("SELECT id, name, joined_ms FROM seats WHERE class_code = $1 ORDER BY joined_ms, id")
-            .bind(code)
-            .fetch_all(&self.pool)
-            .await
-            .map_err(db)?;
-        rows.iter().map(seat).collect()
+    /// The seats of the class's room in `generation`, in the order they joined.
+    pub async fn seats(&self, code: &str, generation: i64) -> Result<Vec<Seat>, String> {
+        self.of_generation(
+            "SELECT id, name, joined_ms FROM seats WHERE class_code = $1 AND generation = $2 ORDER BY joined_ms, id",
+            code,
+            generation,
+            |r| Ok(Seat { id: r.try_get(0)?, name: r.try_get(1)?, joined_ms: r.try_get(2)? }),
+        )
+        .await
     }
 
     /// Records a met challenge; false when the seat had already met it in this generation
@@ -338,7 +429,12 @@ impl Store {
                 |r| Ok(FixItReport { seat: r.try_get(0)?, code: r.try_get(1)?, at_ms: r.try_get(2)? }),
             )
             .await?;
-        Ok(Progress { seats: self.seats(code).await?, done: self.completions(code, generation).await?, quiz, fixit })
+        Ok(Progress {
+            seats: self.seats(code, generation).await?,
+            done: self.completions(code, generation).await?,
+            quiz,
+            fixit,
+        })
     }
 
     /// How often each reason refused a claim in `generation`, most often first.
@@ -365,10 +461,11 @@ impl Store {
             .await
     }
 
-    /// Up to `most` statements not yet forwarded to the LRS, oldest first: `(id, body)`.
+    /// Up to `most` statements not yet forwarded to the LRS, nor parked, oldest first: `(id, body)`.
     pub async fn unforwarded(&self, most: i64) -> Result<Vec<(String, String)>, String> {
         let rows = sqlx::query(
-            "SELECT id, body FROM statements WHERE forwarded_ms IS NULL AND id IS NOT NULL ORDER BY at_ms LIMIT $1",
+            "SELECT id, body FROM statements WHERE forwarded_ms IS NULL AND parked IS NULL AND id IS NOT NULL \
+             ORDER BY at_ms, id LIMIT $1",
         )
         .bind(most)
         .fetch_all(&self.pool)
@@ -388,6 +485,24 @@ impl Store {
                 .map_err(db)?;
         }
         Ok(())
+    }
+
+    /// Parks a statement the LRS refused on its own: never sent again, shown to the instructor
+    /// with `why` (the LRS's answer).
+    pub async fn park(&self, id: &str, why: &str) -> Result<(), String> {
+        sqlx::query("UPDATE statements SET parked = $1 WHERE id = $2").bind(why).bind(id).run(self).await
+    }
+
+    /// The statements of `generation` the LRS refused: `(seat, id, why)`, oldest first.
+    pub async fn parked(&self, code: &str, generation: i64) -> Result<Vec<(String, String, String)>, String> {
+        self.of_generation(
+            "SELECT t.seat, t.id, t.parked FROM statements t JOIN seats s ON s.id = t.seat \
+             WHERE s.class_code = $1 AND t.generation = $2 AND t.parked IS NOT NULL ORDER BY t.at_ms, t.id",
+            code,
+            generation,
+            |r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)),
+        )
+        .await
     }
 
     /// How many statements the class kept in `generation`.

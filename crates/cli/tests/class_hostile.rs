@@ -1,0 +1,553 @@
+//! The class server against its own students: in a security course they are the adversaries,
+//! and each test here plays one attack a student can make on `mrtr class serve`, run as a real
+//! process (docs/CLASSROOM.md, "What a student can and cannot do", names each). Students come
+//! from addresses of their own in 127.0.0.0/8, as a class's laptops would.
+
+mod common;
+
+use common::crowd::Heard;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{IpAddr, Ipv4Addr};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const CODE: &str = "SEC-1";
+/// The quick check's right answers, read off its questions by hand.
+const RIGHT: [u8; 5] = [1, 2, 1, 1, 1];
+
+/// A running `mrtr class serve`, stopped when dropped.
+struct Class {
+    child: Child,
+    /// `http://127.0.0.1:PORT`.
+    url: String,
+    /// The instructor's token, printed when the class was made.
+    token: String,
+    db: String,
+    dir: std::path::PathBuf,
+}
+
+impl Class {
+    /// A new class (its own database and built lab) with `args` beside the defaults.
+    fn start(name: &str, args: &[&str]) -> Class {
+        let dir = std::env::temp_dir().join(format!("mrtr-hostile-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("dist/probe")).expect("a dist folder");
+        std::fs::write(dir.join("dist/embed.html"), "<!doctype html><title>lab</title>").expect("embed.html");
+        std::fs::write(dir.join("dist/probe/quiz.js"), "// the questions").expect("quiz.js");
+        let key = include_str!("../../../web/probe/quiz-key.json");
+        std::fs::write(dir.join("dist/probe/quiz-key.json"), key).expect("the key");
+        let db = format!("sqlite://{}", dir.join("class.db").display());
+        let mut class = Class::spawn(&dir, &db, args);
+        assert!(!class.token.is_empty(), "a new class prints its instructor token");
+        class.dir = dir;
+        class
+    }
+
+    fn spawn(dir: &std::path::Path, db: &str, args: &[&str]) -> Class {
+        let dist = dir.join("dist");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mrtr"))
+            .args(["class", "serve", "--class", CODE, "--addr", "127.0.0.1:0", "--db", db])
+            .arg("--dist")
+            .arg(&dist)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("mrtr class serve starts");
+        let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let (mut url, mut token) = (String::new(), String::new());
+        for line in lines.by_ref() {
+            let line = line.expect("a line");
+            if let Some(rest) = line.strip_prefix(&format!("class {CODE} on ")) {
+                url = rest.split_whitespace().next().unwrap_or_default().trim_end_matches('/').to_owned();
+            }
+            if let Some((_, t)) = line.split_once("#token=") {
+                token = t.split_whitespace().next().unwrap_or_default().trim_end_matches('…').to_owned();
+            }
+            if line.starts_with("practice servers") {
+                break;
+            }
+        }
+        assert!(!url.is_empty(), "mrtr class serve printed its address");
+        std::thread::spawn(move || lines.for_each(drop));
+        Class { child, url, token, db: db.to_owned(), dir: dir.to_owned() }
+    }
+
+    /// The host and port.
+    fn address(&self) -> String {
+        self.url.trim_start_matches("http://").to_owned()
+    }
+
+    /// Sends SIGTERM and waits: the exit status's code.
+    fn terminate(&mut self) -> Option<i32> {
+        common::redis_server::signal(self.child.id(), "TERM");
+        self.child.wait().ok().and_then(|status| status.code())
+    }
+}
+
+impl Drop for Class {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A client whose connections come from `127.0.0.N`: one student's laptop.
+fn laptop(n: u8) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(IpAddr::V4(Ipv4Addr::new(127, 0, 0, n)))
+        .timeout(Duration::from_secs(20))
+        .build()
+        .expect("a client")
+}
+
+async fn send(client: &reqwest::Client, method: &str, url: &str, secret: &str, body: Option<Value>) -> (u16, Value) {
+    let mut request = client.request(method.parse().expect("a method"), url);
+    if !secret.is_empty() {
+        request = request.bearer_auth(secret);
+    }
+    if let Some(body) = body {
+        request = request.header("content-type", "application/json").body(body.to_string());
+    }
+    let answer = request.send().await.expect("an answer");
+    let status = answer.status().as_u16();
+    (status, serde_json::from_str(&answer.text().await.unwrap_or_default()).unwrap_or(Value::Null))
+}
+
+/// Joins as `name` from `client`: the seat's secret, or the refusal's status and body.
+async fn join(client: &reqwest::Client, class: &Class, name: &str, passcode: &str) -> Result<String, (u16, Value)> {
+    let body = json!({"class": CODE, "name": name, "passcode": passcode});
+    match send(client, "POST", &format!("{}/api/join", class.url), "", Some(body)).await {
+        (201, seat) => Ok(seat["secret"].as_str().unwrap_or_default().to_owned()),
+        refused => Err(refused),
+    }
+}
+
+/// The situation that meets `charge-less`, as the lab's share link writes it.
+const CHARGE_LESS: &str = "s=buy-ticket&m=edit-payload&p=unsigned";
+
+/// A raw GET of `path`, sent byte for byte (an HTTP client library would tidy it): the status
+/// and the body.
+fn raw_get(address: &str, path: &str) -> (u16, String) {
+    let mut socket = std::net::TcpStream::connect(address).expect("connects");
+    socket.set_read_timeout(Some(Duration::from_secs(10))).expect("a timeout");
+    let head = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    socket.write_all(head.as_bytes()).expect("the request");
+    let mut answer = Vec::new();
+    let _ = socket.read_to_end(&mut answer);
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let status = answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    (status, answer.split_once("\r\n\r\n").map(|(_, body)| body.to_owned()).unwrap_or_default())
+}
+
+/// Every spelling of the quiz key's address that the file server would read, while the class
+/// hides solutions: none returns the key. Shown, the key is served at its plain address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hidden_quiz_key_is_out_of_reach_by_any_spelling() {
+    let class = Class::start("key", &["--settings", "hide=hints,solutions"]);
+    let address = class.address();
+    let every_byte: String = "probe/quiz-key.json".bytes().map(|b| format!("%{b:02X}")).collect();
+    let spellings = [
+        "/app/probe/quiz-key.json".to_owned(),
+        "/app/probe/quiz%2Dkey.json".into(),
+        "/app/probe/quiz%2dkey.json".into(),
+        "/app/probe/%71uiz-key.json".into(),
+        "/app//probe/quiz-key.json".into(),
+        "/app/probe//quiz-key.json".into(),
+        "/app/probe/./quiz-key.json".into(),
+        "/app/./probe/quiz-key.json".into(),
+        "/app/%70robe/quiz-key.json".into(),
+        "/app/probe%2Fquiz-key.json".into(),
+        "/app/probe%2fquiz-key.json".into(),
+        "/app/probe/quiz-key.json/".into(),
+        "/app/probe/quiz-key.json?x=1".into(),
+        "/app/probe/quiz-key.json#frag".into(),
+        "/app/PROBE/QUIZ-KEY.JSON".into(),
+        "/app/probe/%2e/quiz-key.json".into(),
+        "/app/probe/%2E%2E/probe/quiz-key.json".into(),
+        "/app/probe/../probe/quiz-key.json".into(),
+        format!("/app/{every_byte}"),
+        format!("/app//{every_byte}?"),
+    ];
+    for path in &spellings {
+        let (status, body) = raw_get(&address, path);
+        assert!(!body.contains("\"right\""), "{path}: the key came back ({status})");
+        assert!(status == 403 || status == 404 || status == 400, "{path}: {status} {body}");
+    }
+    // The quiz's questions are still served, and a class that shows solutions serves the key.
+    assert_eq!(raw_get(&address, "/app/probe/quiz.js").0, 200);
+    let (status, said) = send(
+        &laptop(1),
+        "POST",
+        &format!("{}/api/settings", class.url),
+        &class.token,
+        Some(json!({"settings": "hide=hints"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{said}");
+    let (status, body) = raw_get(&address, "/app/probe/quiz%2Dkey.json");
+    assert!(status == 200 && body.contains("\"right\""), "shown: {status} {body}");
+}
+
+/// An LRS as xAPI 1.0.3 has it: a batch with one statement it will not take is refused whole
+/// (400). This one refuses any statement whose result says "poison"; it keeps every other.
+fn strict_lrs() -> (String, Arc<Mutex<Vec<Value>>>) {
+    let stored: Arc<Mutex<Vec<Value>>> = Arc::default();
+    let kept = stored.clone();
+    let lrs = axum::Router::new().route(
+        "/xapi/statements",
+        axum::routing::post(move |body: String| {
+            let kept = kept.clone();
+            async move {
+                let Ok(batch) = serde_json::from_str::<Vec<Value>>(&body) else {
+                    return axum::http::StatusCode::BAD_REQUEST;
+                };
+                let valid = |s: &Value| {
+                    s["verb"]["id"].as_str().is_some_and(|v| v.starts_with("http://"))
+                        && s["actor"].is_object()
+                        && s["object"]["id"].as_str().is_some_and(|id| id.contains(':'))
+                        && !s["result"]["response"].as_str().is_some_and(|r| r.contains("poison"))
+                };
+                if !batch.iter().all(valid) {
+                    return axum::http::StatusCode::BAD_REQUEST;
+                }
+                kept.lock().expect("the store").extend(batch);
+                axum::http::StatusCode::OK
+            }
+        }),
+    );
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let url = format!("http://{}/xapi/statements", listener.local_addr().expect("an address"));
+    listener.set_nonblocking(true).expect("non-blocking");
+    tokio::spawn(async move {
+        let listener = tokio::net::TcpListener::from_std(listener).expect("a listener");
+        let _ = axum::serve(listener, lrs).await;
+    });
+    (url, stored)
+}
+
+/// A student cannot grade themselves through xAPI, and cannot stop the class's forwarding:
+/// a statement that grades, or is not the lab's, is refused (400); the server's own `passed`
+/// comes from a verified claim; a statement the LRS refuses is parked and shown to the
+/// instructor, and every other goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn statements_grade_only_from_the_servers_records_and_one_bad_one_stops_nothing() {
+    let (lrs, stored) = strict_lrs();
+    let class = Class::start("xapi", &["--lrs", &lrs, "--settings", "hide=hints,solutions"]);
+    let eve = laptop(2);
+    let secret = join(&eve, &class, "Eve", "").await.expect("a seat");
+    let statements = format!("{}/api/statements", class.url);
+    let activity = format!("urn:mrtr-lab:class:{CODE}");
+    // The exact shape of the server's graded quiz, 5 of 5: refused.
+    let forged = mrtr_lab::xapi::quiz(&activity, 5, 5);
+    let (status, said) = send(&eve, "POST", &statements, &secret, Some(forged)).await;
+    assert_eq!(status, 400, "{said}");
+    assert!(said["error"].as_str().is_some_and(|e| e.contains("class server")), "{said}");
+    let move_ = |response: &str| {
+        json!({"verb": {"id": mrtr_lab::xapi::VERB_ATTEMPTED},
+            "object": {"id": format!("{activity}/scenarios/voucher/moves/send-twice")},
+            "result": {"response": response}})
+    };
+    for forged in [
+        mrtr_lab::xapi::passed(&activity, "charge-less", "Pay less"),
+        json!({"verb": {"id": "not an IRI"}, "object": {"id": format!("{activity}/quiz")}}),
+        json!({"verb": {"id": mrtr_lab::xapi::VERB_ATTEMPTED}, "object": {"id": "https://elsewhere.example/x"}}),
+        {
+            let mut with_success = move_("accepted");
+            with_success["result"]["success"] = json!(true);
+            with_success
+        },
+    ] {
+        let (status, said) = send(&eve, "POST", &statements, &secret, Some(forged.clone())).await;
+        assert_eq!(status, 400, "{forged} → {said}");
+    }
+    // Three moves, the second of which the LRS will not take, and a claim the server verifies.
+    for response in ["refused", "poison", "accepted"] {
+        let (status, said) = send(&eve, "POST", &statements, &secret, Some(move_(response))).await;
+        assert_eq!(status, 202, "{said}");
+    }
+    let claim = json!({"challenge": "charge-less", "situation": CHARGE_LESS});
+    let (status, said) = send(&eve, "POST", &format!("{}/api/claim", class.url), &secret, Some(claim)).await;
+    assert_eq!(status, 200, "{said}");
+    // Forwarded: every statement but the poisoned one, within the LRS forwarder's pauses.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while stored.lock().expect("the store").len() < 3 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let stored = stored.lock().expect("the store").clone();
+    let responses: Vec<&str> = stored.iter().filter_map(|s| s["result"]["response"].as_str()).collect();
+    assert_eq!(responses, ["refused", "accepted"], "{stored:?}");
+    let passed: Vec<&Value> = stored.iter().filter(|s| s["verb"]["id"] == mrtr_lab::xapi::VERB_PASSED).collect();
+    assert_eq!(passed.len(), 1, "the server's own passed, from the verified claim: {stored:?}");
+    assert_eq!(passed[0]["object"]["id"], format!("{activity}/challenges/charge-less"));
+    assert!(stored.iter().all(|s| s["verb"]["id"] != mrtr_lab::xapi::VERB_COMPLETED), "no forged grade");
+    let (_, view) = send(&laptop(1), "GET", &format!("{}/api/class", class.url), &class.token, None).await;
+    let parked = view["parked"].as_array().cloned().unwrap_or_default();
+    assert_eq!(parked.len(), 1, "the refused statement, shown to the instructor: {view}");
+    assert!(parked[0]["why"].as_str().is_some_and(|w| w.contains("400")), "{parked:?}");
+}
+
+/// A join flood cannot lock the class: joins are bounded per address, the seats of a room
+/// never pass the cap however many join at once, the instructor removes a seat and a reset
+/// empties the room; with a passcode, nobody who only read the join page takes a seat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_join_flood_neither_overfills_nor_locks_the_class() {
+    let class = Class::start("flood", &[]);
+    // 1,200 scripted joins, from ten addresses at once.
+    let bots: Vec<reqwest::Client> = (0..10).map(|i| laptop(10 + i)).collect();
+    let joins = (0..1_200).map(|i| {
+        let client = bots[i % 10].clone();
+        let (url, name) = (class.url.clone(), format!("bot {i}"));
+        tokio::spawn(async move {
+            let body = json!({"class": CODE, "name": name});
+            send(&client, "POST", &format!("{url}/api/join"), "", Some(body)).await.0
+        })
+    });
+    let mut statuses = std::collections::BTreeMap::new();
+    for join in joins {
+        *statuses.entry(join.await.expect("a join")).or_insert(0) += 1;
+    }
+    println!("1,200 joins from ten addresses: {statuses:?}");
+    assert_eq!(statuses.get(&201), Some(&1_000), "exactly the cap seated: {statuses:?}");
+    assert!(statuses.keys().all(|s| [201, 429, 503].contains(s)), "{statuses:?}");
+    // From one address, past its burst, joins wait: 429 with Retry-After, before anything else.
+    let rapid = laptop(9);
+    let mut slowed = 0;
+    for i in 0..200 {
+        let body = Some(json!({"class": CODE, "name": format!("rapid {i}")}));
+        let answer = send(&rapid, "POST", &format!("{}/api/join", class.url), "", body).await;
+        slowed += usize::from(answer.0 == 429);
+    }
+    assert!(slowed >= 50, "200 joins from one address: {slowed} slowed down");
+    // A real student from an address of their own: the class is full, said as such.
+    let ada = laptop(3);
+    let refused = join(&ada, &class, "Ada", "").await.expect_err("full");
+    assert_eq!(refused.0, 503, "{refused:?}");
+    // The instructor removes a seat: Ada takes it.
+    let teacher = laptop(1);
+    let (_, view) = send(&teacher, "GET", &format!("{}/api/class", class.url), &class.token, None).await;
+    let bot = view["students"][0]["seat"].as_str().expect("a seat").to_owned();
+    let remove = Some(json!({"seat": bot}));
+    assert_eq!(send(&teacher, "POST", &format!("{}/api/remove", class.url), &class.token, remove.clone()).await.0, 200);
+    assert_eq!(send(&teacher, "POST", &format!("{}/api/remove", class.url), &class.token, remove).await.0, 404);
+    let secret = join(&ada, &class, "Ada", "").await.expect("the freed seat");
+    assert_eq!(send(&ada, "GET", &format!("{}/api/me", class.url), &secret, None).await.0, 200);
+    // A reset empties the room: the bots' seats hold nothing, a new student joins.
+    let reset = Some(json!({"confirm": CODE}));
+    assert_eq!(send(&teacher, "POST", &format!("{}/api/reset", class.url), &class.token, reset).await.0, 200);
+    assert_eq!(send(&ada, "GET", &format!("{}/api/me", class.url), &secret, None).await.0, 401);
+    let again = join(&laptop(4), &class, "Ada", "").await.expect("a seat in the new room");
+    let (_, view) = send(&teacher, "GET", &format!("{}/api/class", class.url), &class.token, None).await;
+    assert_eq!(view["students"].as_array().map(Vec::len), Some(1), "{}", view["students"]);
+    assert_eq!(send(&laptop(4), "GET", &format!("{}/api/me", class.url), &again, None).await.0, 200);
+
+    // A class with a passcode: the code alone seats nobody.
+    let guarded = Class::start("passcode", &["--passcode", "blue heron"]);
+    let refused = join(&laptop(5), &guarded, "Mallory", "").await.expect_err("no passcode");
+    assert_eq!(refused.0, 403, "{refused:?}");
+    assert_eq!(join(&laptop(5), &guarded, "Mallory", "red heron").await.expect_err("wrong").0, 403);
+    join(&laptop(5), &guarded, "Grace", " blue heron ").await.expect("the passcode, as said in the room");
+    let page = laptop(5).get(format!("{}/", guarded.url)).send().await.expect("the join page");
+    let page = page.text().await.unwrap_or_default();
+    assert!(page.contains("<div >") && page.contains("id=\"passcode\""), "the join page asks for it");
+    let page = laptop(5).get(format!("{}/", class.url)).send().await.expect("the join page");
+    assert!(page.text().await.unwrap_or_default().contains("<div hidden>"), "and only where the class has one");
+}
+
+/// One seat cannot take the class down: 600 event streams opened with one seat's secret leave
+/// it two, while 30 other students join and have their claims verified.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_seat_with_600_streams_stops_no_other_student() {
+    mrtr::http::raise_file_limit(2_000);
+    let class = Class::start("streams", &[]);
+    let mallory = laptop(6);
+    let secret = join(&mallory, &class, "Mallory", "").await.expect("a seat");
+    let url = format!("{}/api/seat-live", class.url);
+    let mut streams = Vec::new();
+    for _ in 0..600 {
+        let stream = mallory.get(&url).bearer_auth(&secret).send().await.expect("a stream");
+        assert_eq!(stream.status().as_u16(), 200);
+        streams.push(stream);
+    }
+    // Meanwhile 30 students join and claim.
+    let started = Instant::now();
+    let students = (0..30).map(|i| {
+        let (url, client) = (class.url.clone(), laptop(40 + i as u8));
+        tokio::spawn(async move {
+            let body = json!({"class": CODE, "name": format!("Student {i}")});
+            let (status, seat) = send(&client, "POST", &format!("{url}/api/join"), "", Some(body)).await;
+            assert_eq!(status, 201, "{seat}");
+            let secret = seat["secret"].as_str().unwrap_or_default().to_owned();
+            let claim = json!({"challenge": "charge-less", "situation": CHARGE_LESS});
+            send(&client, "POST", &format!("{url}/api/claim"), &secret, Some(claim)).await.0
+        })
+    });
+    for student in students {
+        assert_eq!(student.await.expect("a student"), 200);
+    }
+    println!("30 students joined and claimed in {:?} beside 600 streams of one seat", started.elapsed());
+    // Of the 600, the two newest are open; every older one has ended, whole.
+    let mut open = 0;
+    for mut stream in streams {
+        loop {
+            match tokio::time::timeout(Duration::from_millis(50), stream.chunk()).await {
+                Ok(Ok(Some(_))) => continue,
+                Ok(Ok(None)) => break,
+                Ok(Err(e)) => panic!("a stream was cut, not ended: {e}"),
+                Err(_) => {
+                    open += 1;
+                    break;
+                }
+            }
+        }
+    }
+    assert_eq!(open, mrtr::class::live::STREAMS_PER_HOLDER, "the seat keeps its two newest streams");
+}
+
+/// The instructor's token is read from the Authorization header only (never an address a
+/// proxy logs), kept only as its hash, and `mrtr class token` replaces it at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_instructor_token_is_a_header_kept_as_a_hash_and_rotated() {
+    let class = Class::start("token", &[]);
+    let teacher = laptop(1);
+    let view = format!("{}/api/class", class.url);
+    assert_eq!(send(&teacher, "GET", &view, &class.token, None).await.0, 200);
+    for address in [format!("{view}?token={}", class.token), format!("{}/api/live?token={}", class.url, class.token)] {
+        assert_eq!(send(&teacher, "GET", &address, "", None).await.0, 401, "{address}");
+    }
+    let student = laptop(7);
+    let secret = join(&student, &class, "Sam", "").await.expect("a seat");
+    assert_eq!(send(&student, "GET", &view, &secret, None).await.0, 401, "a seat secret is no instructor token");
+    assert_eq!(send(&student, "GET", &format!("{}/api/me?token={secret}", class.url), "", None).await.0, 401);
+    let file = std::fs::read(class.db.trim_start_matches("sqlite://")).expect("the database file");
+    let kept = String::from_utf8_lossy(&file);
+    assert!(!kept.contains(&class.token), "the token is nowhere in the database in plain text");
+    assert!(!kept.contains(&secret), "nor a seat's secret");
+    // A new token: the old one stops working in the running server.
+    let rotated = Command::new(env!("CARGO_BIN_EXE_mrtr"))
+        .args(["class", "token", "--class", CODE, "--db", &class.db])
+        .output()
+        .expect("mrtr class token");
+    assert!(rotated.status.success(), "{}", String::from_utf8_lossy(&rotated.stderr));
+    let token = String::from_utf8_lossy(&rotated.stdout).trim().to_owned();
+    assert_eq!(token.len(), 32);
+    assert_eq!(send(&teacher, "GET", &view, &class.token, None).await.0, 401, "the old token");
+    assert_eq!(send(&teacher, "GET", &view, &token, None).await.0, 200, "the new one");
+    let missing = Command::new(env!("CARGO_BIN_EXE_mrtr"))
+        .args(["class", "token", "--class", "NOPE", "--db", &class.db])
+        .output()
+        .expect("mrtr class token");
+    assert!(!missing.status.success(), "no class NOPE");
+}
+
+/// SIGTERM stops the class server as it stops `mrtr serve`: the claims in flight are answered
+/// and recorded, every open page's stream ends whole, and it exits 0. Back on the same
+/// database, nothing is lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_mid_claim_answers_the_claims_ends_the_streams_and_exits_0() {
+    let mut class = Class::start("sigterm", &[]);
+    let students: Vec<(reqwest::Client, String)> = {
+        let mut seated = Vec::new();
+        for i in 0..10 {
+            let client = laptop(80 + i);
+            let secret = join(&client, &class, &format!("Student {i}"), "").await.expect("a seat");
+            seated.push((client, secret));
+        }
+        seated
+    };
+    let live = laptop(1)
+        .get(format!("{}/api/live", class.url))
+        .bearer_auth(&class.token)
+        .send()
+        .await
+        .expect("the instructor's stream");
+    let claims: Vec<_> = students
+        .iter()
+        .map(|(client, secret)| {
+            let (client, secret, url) = (client.clone(), secret.clone(), class.url.clone());
+            tokio::spawn(async move {
+                let claim = json!({"challenge": "charge-less", "situation": CHARGE_LESS});
+                client
+                    .post(format!("{url}/api/claim"))
+                    .bearer_auth(&secret)
+                    .header("content-type", "application/json")
+                    .body(claim.to_string())
+                    .send()
+                    .await
+                    .map(|a| a.status().as_u16())
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let exit = tokio::task::spawn_blocking(move || {
+        let code = class.terminate();
+        (class, code)
+    });
+    let mut answered = 0;
+    for claim in claims {
+        // A claim sent before the stop is answered; one that came after it finds no server.
+        if let Ok(Ok(status)) = claim.await {
+            assert_eq!(status, 200);
+            answered += 1;
+        }
+    }
+    let body = tokio::time::timeout(Duration::from_secs(15), live.bytes()).await.expect("the stream ended");
+    assert!(body.is_ok(), "the instructor's stream ended whole: {body:?}");
+    let (class, code) = exit.await.expect("the server stopped");
+    assert_eq!(code, Some(0), "exit 0 on SIGTERM");
+    // Back on the same database: every answered claim was recorded.
+    let again = Class::spawn(&class.dir, &class.db, &[]);
+    let (_, view) = send(&laptop(1), "GET", &format!("{}/api/class", again.url), &class.token, None).await;
+    let recorded = view["students"]
+        .as_array()
+        .map_or(0, |s| s.iter().filter(|s| !s["done"].as_object().is_none_or(|d| d.is_empty())).count());
+    assert!(recorded >= answered, "{recorded} recorded of {answered} answered");
+    println!("SIGTERM with 10 claims in flight: {answered} answered, {recorded} recorded, exit 0");
+    drop(again);
+    drop(class);
+}
+
+/// Past the class server's connection cap every client is answered, 200 or 503 with
+/// `Retry-After`, none dropped (the cap set low here, the same accept loop as `mrtr class serve`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_the_class_servers_connection_cap_every_page_is_answered() {
+    let dir = std::env::temp_dir().join(format!("mrtr-hostile-cap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let store = mrtr::class::store::Store::open(&format!("sqlite://{}", dir.join("class.db").display()))
+        .await
+        .expect("the database");
+    store.class(CODE, "", &mrtr::class::secret::sha256("token"), 0).await.expect("the class");
+    let state = Arc::new(mrtr::class::api::ClassState::new(store, CODE.into(), mrtr::class::live::Live::default()));
+    let router = mrtr::class::router(state, &dir);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
+    let address = listener.local_addr().expect("an address").to_string();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let served = tokio::spawn(mrtr::http::serve_limited(
+        listener,
+        router,
+        async {
+            let _ = stopped.await;
+        },
+        32,
+    ));
+    let head = format!("GET / HTTP/1.1\r\nHost: {address}\r\n\r\n");
+    let heard = common::crowd::crowd(&address, 64, head.as_bytes()).await;
+    let ok = heard.iter().filter(|h| **h == Heard::Status(200, false)).count();
+    let busy = heard.iter().filter(|h| **h == Heard::Status(503, true)).count();
+    assert_eq!(ok + busy, 64, "{heard:?}");
+    assert!(ok >= 16, "most of the cap served: {ok}");
+    let _ = stop.send(());
+    let _ = served.await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// RIGHT is the quick check's key as the class server grades it.
+#[test]
+fn the_key_written_here_is_the_class_servers() {
+    let graded = mrtr::class::quiz::grade(&RIGHT).expect("graded");
+    assert_eq!(graded.score, graded.max);
+}
