@@ -2,8 +2,8 @@
 // in the lab; the class server replays it before it counts; the instructor's live table shows
 // it within 2 s, with the quick check the server graded and Fix-It as the page reported it; a
 // class hiding solutions never sends the quiz's key; 29 more students join and claim over HTTP
-// at once (a forged claim refused); a restart loses nothing; a room reset clears the
-// student's open page. On SQLite, then on PostgreSQL (the test command's, MRTR_TEST_POSTGRES).
+// at once (a forged claim refused); a restart loses nothing; a room reset empties the room,
+// and the student's open page joins again from nothing. On SQLite, then on PostgreSQL (the test command's, MRTR_TEST_POSTGRES).
 // Needs target/debug/mrtr (the test command's cargo test builds it) beside dist/.
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
@@ -197,8 +197,13 @@ const aClass = (kind) => async (ctx) => {
     // A room reset clears the student's open page.
     await teacher.getByLabel("Type the class code to confirm:").fill(CODE);
     await teacher.getByRole("button", { name: "Reset the room" }).click();
-    await student.getByText("The instructor reset the room: every challenge starts again.").waitFor({ timeout: 5000 });
+    await student.getByText("The instructor reset the room: join again, and every challenge starts again.").waitFor({ timeout: 5000 });
+    await student.getByLabel("Your name, as the instructor will see it").fill("Ada");
+    await student.getByRole("button", { name: "Join" }).click();
+    await student.waitForURL(/\/lab$/);
     await student.getByText("0 of 4 challenges verified").waitFor();
+    await teacher.locator("#students tbody tr").first().waitFor();
+    equal(await teacher.locator("#students tbody tr").count(), 1, "the new room holds the one who joined again");
     equal(await student.locator('[data-challenge="charge-less"][data-state="achieved"]').count(), 0);
     noProblems(student);
     noProblems(teacher);
@@ -211,6 +216,6 @@ const aClass = (kind) => async (ctx) => {
 };
 
 export const tests = {
-  "a class: joined in the page, a challenge verified and seen live, 30 students, a restart loses nothing, a reset clears the page": aClass("sqlite"),
+  "a class: joined in the page, a challenge verified and seen live, 30 students, a restart loses nothing, a reset empties the room": aClass("sqlite"),
   "the same class on PostgreSQL": aClass("postgres"),
 };
