@@ -1,10 +1,10 @@
-// `mrtr class serve` in Chromium: a student joins on the class's page and meets a challenge
+// `mrtr-class serve` in Chromium: a student joins on the class's page and meets a challenge
 // in the lab; the class server replays it before it counts; the instructor's live table shows
 // it within 2 s, with the quick check the server graded and Fix-It as the page reported it; a
 // class hiding solutions never sends the quiz's key; 29 more students join and claim over HTTP
 // at once (a forged claim refused); a restart loses nothing; a room reset empties the room,
 // and the student's open page joins again from nothing. On SQLite, then on PostgreSQL (the test command's, MRTR_TEST_POSTGRES).
-// Needs target/debug/mrtr (the test command's cargo test builds it) beside dist/.
+// Needs target/debug/mrtr-class (the test command's cargo test builds it) beside dist/.
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { rmSync } from "node:fs";
@@ -35,10 +35,10 @@ function database(kind) {
   return { url: `${admin.slice(0, admin.lastIndexOf("/"))}/${name}`, drop: () => psql(`DROP DATABASE ${name} WITH (FORCE)`) };
 }
 
-/** `mrtr class serve` on `db`, at `addr` (a free port unless given). */
+/** `mrtr-class serve` on `db`, at `addr` (a free port unless given). */
 async function startClass(root, db, addr = "127.0.0.1:0") {
-  const child = spawn(join(root, "target/debug/mrtr"),
-    ["class", "serve", "--class", CODE, "--db", db, "--addr", addr, "--dist", join(root, "dist")],
+  const child = spawn(join(root, "target/debug/mrtr-class"),
+    ["serve", "--class", CODE, "--db", db, "--addr", addr, "--dist", join(root, "dist")],
     { stdio: ["ignore", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout });
   let url = "", instructor = "";

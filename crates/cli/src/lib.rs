@@ -4,7 +4,9 @@
 //! the same server core over stdio or Streamable HTTP, with the same checks, a real clock, a
 //! key of its own and a record of used tickets that replicas can share in Redis; `mrtr call`
 //! is the honest client against any MCP 2026-07-28 server; `mrtr bench` drives full round
-//! trips at a server and prints how many it makes a second.
+//! trips at a server and prints how many it makes a second. `mrtr class` runs the
+//! `mrtr-class` command beside it (crates/class), which holds the class server and its
+//! database drivers, so that a server author's build of `mrtr` compiles none.
 //!
 //! ```
 //! use mrtr::record::{Record, RecordOptions, RecordSpec};
@@ -20,10 +22,10 @@
 
 pub mod bench;
 pub mod call;
-pub mod class;
 pub mod http;
 pub mod lint;
 pub mod log;
+pub mod practice;
 pub mod probe;
 pub mod record;
 pub mod serve;

@@ -1,9 +1,9 @@
 //! The `mrtr` command: `mrtr sim`, `mrtr serve`, `mrtr call`, `mrtr bench`, `mrtr probe`,
-//! `mrtr lint`, `mrtr class`.
+//! `mrtr lint`, and `mrtr class`, which runs `mrtr-class`.
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
-use mrtr::{bench, call, class, lint, probe, serve, sim};
+use mrtr::{bench, call, lint, probe, serve, sim};
 use std::process::ExitCode;
 
 /// Every request's JSON values and strings live for microseconds: mimalloc serves them with a
@@ -35,8 +35,14 @@ enum Command {
     /// breaks the MRTR page.
     Lint(lint::LintArgs),
     /// Run a class: students join with a code, their progress is verified by replaying it,
-    /// and the instructor sees it live.
-    Class(class::ClassArgs),
+    /// and the instructor sees it live. Runs `mrtr-class` (built beside `mrtr` by
+    /// `cargo build -p mrtr-class`) with the same arguments.
+    #[command(disable_help_flag = true)]
+    Class {
+        /// What `mrtr-class` takes: `serve …`, `token …`, `--help`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<std::ffi::OsString>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -62,11 +68,25 @@ fn main() -> ExitCode {
         Command::Call(args) => runtime().and_then(|rt| rt.block_on(call::run(args))),
         Command::Probe(args) => runtime().and_then(|rt| rt.block_on(probe::run(args))),
         Command::Lint(args) => Ok(lint::run(&args)),
-        Command::Class(args) => runtime().and_then(|rt| rt.block_on(class::run(args))).map(|()| ExitCode::SUCCESS),
+        Command::Class { args } => class(&args),
         Command::Bench(args) => runtime().and_then(|rt| rt.block_on(bench::run(args))).map(|()| ExitCode::SUCCESS),
     };
     // Said the way clap says a bad argument: the sentence, then exit code 2.
     outcome.unwrap_or_else(|why| Cli::command().error(ErrorKind::ValueValidation, why).exit())
+}
+
+/// `mrtr class ARGS…`: `mrtr-class ARGS…`, from the folder this `mrtr` was built in, with its
+/// exit status.
+fn class(args: &[std::ffi::OsString]) -> Result<ExitCode, String> {
+    let beside = std::env::current_exe().ok().and_then(|exe| exe.parent().map(|dir| dir.join("mrtr-class")));
+    let command = beside.filter(|path| path.is_file()).unwrap_or_else(|| "mrtr-class".into());
+    let status = std::process::Command::new(&command).args(args).status().map_err(|e| {
+        format!(
+            "{}: {e}; the class server is a command of its own: cargo build --release -p mrtr-class",
+            command.display()
+        )
+    })?;
+    Ok(ExitCode::from(status.code().map_or(1, |code| u8::try_from(code).unwrap_or(1))))
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, String> {

@@ -1,4 +1,5 @@
-//! `mrtr class serve`: one command runs a class on one machine.
+//! `mrtr-class serve`: one command runs a class on one machine (`mrtr class serve` runs it too).
+//! A crate of its own, so that a server author's build of `mrtr` compiles no database driver.
 //!
 //! Students open the printed address, join with the class code and a display name (a secret
 //! kept in their browser holds the seat), and play the lab with the class's settings baked
@@ -12,9 +13,9 @@
 //! holds it, is docs/CLASSROOM.md's table "What a student can and cannot do".
 //!
 //! ```text
-//! mrtr class serve --class CS-101                       # http://127.0.0.1:8090/, class.db
-//! mrtr class serve --class CS-101 --db postgres://u@host/class --addr 0.0.0.0:8090 --host lab.school.example
-//! mrtr class token --class CS-101                       # a new instructor token; the old one stops working
+//! mrtr-class serve --class CS-101                       # http://127.0.0.1:8090/, class.db
+//! mrtr-class serve --class CS-101 --db postgres://u@host/class --addr 0.0.0.0:8090 --host lab.school.example
+//! mrtr-class token --class CS-101                       # a new instructor token; the old one stops working
 //! ```
 
 pub mod api;
@@ -23,7 +24,6 @@ pub mod export;
 pub mod live;
 pub mod lrs;
 mod pages;
-pub mod practice;
 pub mod quiz;
 pub mod secret;
 pub mod store;
@@ -50,8 +50,9 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// event stream and a request or two, with room to spare. Past it a connection waits.
 pub const MAX_CONNECTIONS: usize = 4_096;
 
-/// `mrtr class …`.
-#[derive(Debug, Args)]
+/// `mrtr-class …`: the class server.
+#[derive(Debug, clap::Parser)]
+#[command(name = "mrtr-class", version)]
 pub struct ClassArgs {
     #[command(subcommand)]
     command: ClassCommand,
@@ -66,18 +67,18 @@ enum ClassCommand {
     Token(TokenArgs),
 }
 
-/// `mrtr class token`.
+/// `mrtr-class token`.
 #[derive(Debug, Args)]
 pub struct TokenArgs {
     /// The class's code.
     #[arg(long, default_value = "CLASS")]
     class: String,
-    /// The class's database, as `mrtr class serve --db` gives it.
+    /// The class's database, as `mrtr-class serve --db` gives it.
     #[arg(long, default_value = "sqlite://class.db")]
     db: String,
 }
 
-/// `mrtr class serve`.
+/// `mrtr-class serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// The class's code, which students type to join.
@@ -113,7 +114,7 @@ pub struct ServeArgs {
     passcode: Option<String>,
 }
 
-/// Runs `mrtr class …`.
+/// Runs `mrtr-class …`.
 pub async fn run(args: ClassArgs) -> Result<(), String> {
     match args.command {
         ClassCommand::Serve(args) => serve(args).await,
@@ -166,25 +167,25 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     println!("class {} on http://{bound}/ (students join with the code {})", class.code, class.code);
     if made {
         println!("instructor: http://{bound}/instructor#token={token}");
-        println!("(the token is kept only as its hash: keep this address; `mrtr class token` makes a new one)");
+        println!("(the token is kept only as its hash: keep this address; `mrtr-class token` makes a new one)");
     } else {
         println!("instructor: http://{bound}/instructor#token=… (the token printed when the class was made;");
-        println!("  `mrtr class token --class {} --db …` prints a new one)", class.code);
+        println!("  `mrtr-class token --class {} --db …` prints a new one)", class.code);
     }
     if state.passcode.is_some() {
         println!("students join with the class code and the passcode");
     }
     println!("records: {}", args.db);
     let origins = args.hosts.iter().map(|host| format!("http://{host}:{}", bound.port())).collect();
-    let router = router(state, &args.dist).merge(practice::routes(args.hosts.clone(), origins)?);
+    let router = router(state, &args.dist).merge(mrtr::practice::routes(args.hosts.clone(), origins)?);
     println!("practice servers: http://{bound}/practice/safe/mcp and /practice/careless/mcp (bob-token, alice-token)");
     let stop = async move {
-        crate::http::stop_signal().await;
+        mrtr::http::stop_signal().await;
         // The open pages' event streams end, so the server stops at once and nothing is cut;
         // the claims in flight are answered before it returns.
         live.close();
     };
-    crate::http::serve_limited(listener, router, stop, MAX_CONNECTIONS).await.map_err(|e| e.to_string())
+    mrtr::http::serve_limited(listener, router, stop, MAX_CONNECTIONS).await.map_err(|e| e.to_string())
 }
 
 /// The class server's routes.

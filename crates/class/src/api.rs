@@ -7,13 +7,13 @@
 //! replays the server runs at once, and each seat's event streams ([`Live`]). Secrets come in
 //! the `Authorization` header only, never in an address a proxy would log.
 
-use super::evidence::{self, MAX_SITUATION};
-use super::export;
-use super::live::Live;
-use super::quiz;
-use super::secret;
-use super::store::{ClassRow, Completion, FixItReport, QuizGrade, Seat, Store};
-use super::xapi;
+use crate::evidence::{self, MAX_SITUATION};
+use crate::export;
+use crate::live::Live;
+use crate::quiz;
+use crate::secret;
+use crate::store::{ClassRow, Completion, FixItReport, QuizGrade, Seat, Store};
+use crate::xapi;
 use axum::extract::ConnectInfo;
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
@@ -539,10 +539,10 @@ pub async fn csv(State(state): Shared, Instructor(class): Instructor) -> Respons
 }
 
 /// A stream, or 503 when the class keeps as many open as it may.
-fn stream_or_busy<S: IntoResponse>(stream: Result<S, super::live::Full>) -> Response {
+fn stream_or_busy<S: IntoResponse>(stream: Result<S, crate::live::Full>) -> Response {
     match stream {
         Ok(stream) => stream.into_response(),
-        Err(super::live::Full) => {
+        Err(crate::live::Full) => {
             let mut busy = refuse(StatusCode::SERVICE_UNAVAILABLE, "the class has as many pages open as it can follow");
             busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("10"));
             busy

@@ -2,7 +2,7 @@
 //! baked into its address, and the instructor's view (`web/class/`); and the guard in front of
 //! the built lab's files, which keeps what a class hides out of reach by any spelling.
 
-use super::api::{activity, refuse, settings_of, ClassState};
+use crate::api::{activity, refuse, settings_of, ClassState};
 use axum::extract::{Request, State};
 use axum::http::header;
 use axum::http::StatusCode;
@@ -11,11 +11,11 @@ use axum::response::{Html, IntoResponse, Response};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-const JOIN: &str = include_str!("../../../../web/class/join.html");
-const LAB: &str = include_str!("../../../../web/class/lab.html");
-const INSTRUCTOR: &str = include_str!("../../../../web/class/instructor.html");
-const CLASS_JS: &str = include_str!("../../../../web/class/class.js");
-const INSTRUCTOR_JS: &str = include_str!("../../../../web/class/instructor.js");
+const JOIN: &str = include_str!("../../../web/class/join.html");
+const LAB: &str = include_str!("../../../web/class/lab.html");
+const INSTRUCTOR: &str = include_str!("../../../web/class/instructor.html");
+const CLASS_JS: &str = include_str!("../../../web/class/class.js");
+const INSTRUCTOR_JS: &str = include_str!("../../../web/class/instructor.js");
 
 /// `GET /`: join with the class code and a name (and the passcode, where the class has one).
 pub async fn join(State(state): State<Arc<ClassState>>) -> Html<String> {
@@ -109,7 +109,7 @@ pub async fn quiz_key(State(state): State<Arc<ClassState>>) -> Response {
     if hidden {
         return refuse(StatusCode::FORBIDDEN, "this class hides solutions: the class server grades the quick check");
     }
-    ([(header::CONTENT_TYPE, "application/json")], super::quiz::KEY_JSON).into_response()
+    ([(header::CONTENT_TYPE, "application/json")], crate::quiz::KEY_JSON).into_response()
 }
 
 /// `GET /class.js`.

@@ -137,7 +137,7 @@ impl Store {
         match plain {
             Some(plain) if !plain.is_empty() => {
                 sqlx::query("UPDATE classes SET instructor_sha256 = $1, instructor_token = '' WHERE code = $2")
-                    .bind(crate::class::secret::sha256(&plain))
+                    .bind(crate::secret::sha256(&plain))
                     .bind(code)
                     .run(self)
                     .await?;

@@ -4,7 +4,7 @@
 //! a browser. The grade leaves as an xAPI statement of the same shape as the lab's own.
 //!
 //! ```
-//! use mrtr::class::quiz::{grade, QUESTIONS};
+//! use mrtr_class::quiz::{grade, QUESTIONS};
 //! assert_eq!(QUESTIONS, 5);
 //! let graded = grade(&[1, 2, 1, 1, 1]).unwrap();
 //! assert_eq!((graded.score, graded.max), (5, 5));
@@ -17,7 +17,7 @@ use serde_json::Value;
 use std::sync::LazyLock;
 
 /// The key, as the lab's quiz fetches it.
-pub const KEY_JSON: &str = include_str!("../../../../web/probe/quiz-key.json");
+pub const KEY_JSON: &str = include_str!("../../../web/probe/quiz-key.json");
 
 /// How many questions the quick check asks.
 pub const QUESTIONS: usize = 5;

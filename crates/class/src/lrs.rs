@@ -9,7 +9,7 @@
 //! own is found: that one is parked (shown to the instructor with the LRS's answer, never
 //! sent again) and every other goes on.
 
-use super::store::Store;
+use crate::store::Store;
 use std::time::Duration;
 
 /// The most statements in one POST.

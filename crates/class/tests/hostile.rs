@@ -1,11 +1,12 @@
 //! The class server against its own students: in a security course they are the adversaries,
-//! and each test here plays one attack a student can make on `mrtr class serve`, run as a real
+//! and each test here plays one attack a student can make on `mrtr-class serve`, run as a real
 //! process (docs/CLASSROOM.md, "What a student can and cannot do", names each). Students come
 //! from addresses of their own in 127.0.0.0/8, as a class's laptops would.
 
-mod common;
+#[path = "../../cli/tests/common/crowd.rs"]
+mod crowd;
 
-use common::crowd::Heard;
+use crowd::Heard;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{IpAddr, Ipv4Addr};
@@ -17,7 +18,7 @@ const CODE: &str = "SEC-1";
 /// The quick check's right answers, read off its questions by hand.
 const RIGHT: [u8; 5] = [1, 2, 1, 1, 1];
 
-/// A running `mrtr class serve`, stopped when dropped.
+/// A running `mrtr-class serve`, stopped when dropped.
 struct Class {
     child: Child,
     /// `http://127.0.0.1:PORT`.
@@ -47,8 +48,8 @@ impl Class {
 
     fn spawn(dir: &std::path::Path, db: &str, args: &[&str]) -> Class {
         let dist = dir.join("dist");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mrtr"))
-            .args(["class", "serve", "--class", CODE, "--addr", "127.0.0.1:0", "--db", db])
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mrtr-class"))
+            .args(["serve", "--class", CODE, "--addr", "127.0.0.1:0", "--db", db])
             .arg("--dist")
             .arg(&dist)
             .args(args)
@@ -56,7 +57,7 @@ impl Class {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .expect("mrtr class serve starts");
+            .expect("mrtr-class serve starts");
         let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
         let (mut url, mut token) = (String::new(), String::new());
         for line in lines.by_ref() {
@@ -71,7 +72,7 @@ impl Class {
                 break;
             }
         }
-        assert!(!url.is_empty(), "mrtr class serve printed its address");
+        assert!(!url.is_empty(), "mrtr-class serve printed its address");
         std::thread::spawn(move || lines.for_each(drop));
         Class { child, url, token, db: db.to_owned(), dir: dir.to_owned() }
     }
@@ -83,7 +84,7 @@ impl Class {
 
     /// Sends SIGTERM and waits: the exit status's code.
     fn terminate(&mut self) -> Option<i32> {
-        common::redis_server::signal(self.child.id(), "TERM");
+        let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
         self.child.wait().ok().and_then(|status| status.code())
     }
 }
@@ -405,11 +406,11 @@ async fn one_seat_with_600_streams_stops_no_other_student() {
             }
         }
     }
-    assert_eq!(open, mrtr::class::live::STREAMS_PER_HOLDER, "the seat keeps its two newest streams");
+    assert_eq!(open, mrtr_class::live::STREAMS_PER_HOLDER, "the seat keeps its two newest streams");
 }
 
 /// The instructor's token is read from the Authorization header only (never an address a
-/// proxy logs), kept only as its hash, and `mrtr class token` replaces it at once.
+/// proxy logs), kept only as its hash, and `mrtr-class token` replaces it at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_instructor_token_is_a_header_kept_as_a_hash_and_rotated() {
     let class = Class::start("token", &[]);
@@ -428,19 +429,19 @@ async fn the_instructor_token_is_a_header_kept_as_a_hash_and_rotated() {
     assert!(!kept.contains(&class.token), "the token is nowhere in the database in plain text");
     assert!(!kept.contains(&secret), "nor a seat's secret");
     // A new token: the old one stops working in the running server.
-    let rotated = Command::new(env!("CARGO_BIN_EXE_mrtr"))
-        .args(["class", "token", "--class", CODE, "--db", &class.db])
+    let rotated = Command::new(env!("CARGO_BIN_EXE_mrtr-class"))
+        .args(["token", "--class", CODE, "--db", &class.db])
         .output()
-        .expect("mrtr class token");
+        .expect("mrtr-class token");
     assert!(rotated.status.success(), "{}", String::from_utf8_lossy(&rotated.stderr));
     let token = String::from_utf8_lossy(&rotated.stdout).trim().to_owned();
     assert_eq!(token.len(), 32);
     assert_eq!(send(&teacher, "GET", &view, &class.token, None).await.0, 401, "the old token");
     assert_eq!(send(&teacher, "GET", &view, &token, None).await.0, 200, "the new one");
-    let missing = Command::new(env!("CARGO_BIN_EXE_mrtr"))
-        .args(["class", "token", "--class", "NOPE", "--db", &class.db])
+    let missing = Command::new(env!("CARGO_BIN_EXE_mrtr-class"))
+        .args(["token", "--class", "NOPE", "--db", &class.db])
         .output()
-        .expect("mrtr class token");
+        .expect("mrtr-class token");
     assert!(!missing.status.success(), "no class NOPE");
 }
 
@@ -512,17 +513,17 @@ async fn sigterm_mid_claim_answers_the_claims_ends_the_streams_and_exits_0() {
 }
 
 /// Past the class server's connection cap every client is answered, 200 or 503 with
-/// `Retry-After`, none dropped (the cap set low here, the same accept loop as `mrtr class serve`).
+/// `Retry-After`, none dropped (the cap set low here, the same accept loop as `mrtr-class serve`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn past_the_class_servers_connection_cap_every_page_is_answered() {
     let dir = std::env::temp_dir().join(format!("mrtr-hostile-cap-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a folder");
-    let store = mrtr::class::store::Store::open(&format!("sqlite://{}", dir.join("class.db").display()))
+    let store = mrtr_class::store::Store::open(&format!("sqlite://{}", dir.join("class.db").display()))
         .await
         .expect("the database");
-    store.class(CODE, "", &mrtr::class::secret::sha256("token"), 0).await.expect("the class");
-    let state = Arc::new(mrtr::class::api::ClassState::new(store, CODE.into(), mrtr::class::live::Live::default()));
-    let router = mrtr::class::router(state, &dir);
+    store.class(CODE, "", &mrtr_class::secret::sha256("token"), 0).await.expect("the class");
+    let state = Arc::new(mrtr_class::api::ClassState::new(store, CODE.into(), mrtr_class::live::Live::default()));
+    let router = mrtr_class::router(state, &dir);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
     let address = listener.local_addr().expect("an address").to_string();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -535,7 +536,7 @@ async fn past_the_class_servers_connection_cap_every_page_is_answered() {
         32,
     ));
     let head = format!("GET / HTTP/1.1\r\nHost: {address}\r\n\r\n");
-    let heard = common::crowd::crowd(&address, 64, head.as_bytes()).await;
+    let heard = crowd::crowd(&address, 64, head.as_bytes()).await;
     let ok = heard.iter().filter(|h| **h == Heard::Status(200, false)).count();
     let busy = heard.iter().filter(|h| **h == Heard::Status(503, true)).count();
     assert_eq!(ok + busy, 64, "{heard:?}");
@@ -548,6 +549,6 @@ async fn past_the_class_servers_connection_cap_every_page_is_answered() {
 /// RIGHT is the quick check's key as the class server grades it.
 #[test]
 fn the_key_written_here_is_the_class_servers() {
-    let graded = mrtr::class::quiz::grade(&RIGHT).expect("graded");
+    let graded = mrtr_class::quiz::grade(&RIGHT).expect("graded");
     assert_eq!(graded.score, graded.max);
 }

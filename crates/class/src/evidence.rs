@@ -4,7 +4,7 @@
 //! page says is believed.
 //!
 //! ```
-//! use mrtr::class::evidence::{verify, Refusal};
+//! use mrtr_class::evidence::{verify, Refusal};
 //! use mrtr_lab::class::Class;
 //! let open = Class::default();
 //! // Signing off, the price edited to 1.00: the server charges less than it quoted.

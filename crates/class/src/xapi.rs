@@ -9,7 +9,7 @@
 //! a page sent.
 //!
 //! ```
-//! use mrtr::class::xapi::student;
+//! use mrtr_class::xapi::student;
 //! use serde_json::json;
 //! let activity = "urn:mrtr-lab:class:CS-101";
 //! let move_ = json!({

@@ -5,8 +5,8 @@
 //! cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`) prefixed with `'`.
 //!
 //! ```
-//! use mrtr::class::export::csv;
-//! use mrtr::class::store::{Completion, Progress, QuizGrade, Seat};
+//! use mrtr_class::export::csv;
+//! use mrtr_class::store::{Completion, Progress, QuizGrade, Seat};
 //! let seats = vec![Seat { id: "s1".into(), name: "=Ada, \"A\"".into(), joined_ms: 0 }];
 //! let done = vec![Completion { seat: "s1".into(), challenge: "redeem-twice".into(), situation: String::new(), at_ms: 1_767_225_600_000 }];
 //! let quiz = vec![QuizGrade { seat: "s1".into(), score: 4, max: 5, at_ms: 0 }];
@@ -15,8 +15,8 @@
 //! assert!(text.contains("\"'=Ada, \"\"A\"\"\",1970-01-01T00:00:00Z,,2026-01-01T00:00:00Z,,,1,4,\r\n"));
 //! ```
 
-use super::quiz::QUESTIONS;
-use super::store::Progress;
+use crate::quiz::QUESTIONS;
+use crate::store::Progress;
 use mrtr_sim::challenges::CHALLENGES;
 
 /// The CSV text.

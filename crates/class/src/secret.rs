@@ -2,7 +2,7 @@
 //! and kept only as their SHA-256; a secret a request carries is compared in constant time.
 //!
 //! ```
-//! use mrtr::class::secret::{matches, random, sha256};
+//! use mrtr_class::secret::{matches, random, sha256};
 //! let token = random(16);
 //! assert_eq!(token.len(), 32);
 //! assert!(matches(&token, &sha256(&token)));
