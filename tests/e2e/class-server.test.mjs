@@ -1,6 +1,6 @@
 // `mrtr-class serve` in Chromium: a student joins on the class's page and meets a challenge
 // in the lab; the class server replays it before it counts; the instructor's live table shows
-// it within 2 s, with the quick check the server graded and Fix-It as the page reported it; a
+// it within 2 s, with the quick check the server graded and Fix-It as the server verified it; a
 // class hiding solutions never sends the quiz's key; 29 more students join and claim over HTTP
 // at once (a forged claim refused); a restart loses nothing; a room reset empties the room,
 // and the student's open page joins again from nothing. On SQLite, then on PostgreSQL (the test command's, MRTR_TEST_POSTGRES).
@@ -131,7 +131,7 @@ const aClass = (kind) => async (ctx) => {
     equal(await teacher.locator('tr:has(th:text-is("Ada")) td[data-quiz]').getAttribute("data-done"), null, "4 of 5 is not shown as done");
     await student.locator("mrtr-fixit textarea").fill(SOLUTION);
     await student.getByRole("button", { name: "Run the attacks" }).click();
-    await student.getByText("✓ Fix-It reported to the class server, with your verifier.").waitFor({ timeout: 20000 });
+    await student.getByText("✓ Fix-It verified by the class server: every attack refused.").waitFor({ timeout: 20000 });
     const reported = teacher.locator('tr:has(th:text-is("Ada")) td[data-fixit][data-done]');
     await reported.waitFor({ timeout: 2000 });
     await reported.locator("summary").click();
@@ -163,7 +163,7 @@ const aClass = (kind) => async (ctx) => {
     equal(rows.length, 31);
     const ada = rows.find((r) => r.startsWith("Ada,")).split(",");
     equal(ada.slice(3, 8), ["", "", "", "1", "4"], rows[1]);
-    ok(/^\d{4}-\d\d-\d\dT/.test(ada[8]), `Fix-It reported: ${ada[8]}`);
+    ok(/^\d{4}-\d\d-\d\dT/.test(ada[8]), `Fix-It verified: ${ada[8]}`);
     equal(rows.filter((r) => /^Student \d+,/.test(r) && r.endsWith(",,,1,,")).length, 29);
 
     // A restart on the same database and port loses nothing: the CSV is the same, the

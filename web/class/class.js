@@ -1,7 +1,7 @@
 // The class page's half of a class (`mrtr class serve`): it holds the seat, sends each
 // challenge the lab says is met to the class server, which replays the situation before it
-// records anything, sends the quick check's answers to be graded there, reports Fix-It's
-// pass with the verifier, keeps the lab's moves as xAPI statements there (the statements
+// records anything, sends the quick check's answers to be graded there, sends Fix-It's
+// verifier to be run there again, keeps the lab's moves as xAPI statements there (the statements
 // that grade are the server's own), and clears the lab when the instructor resets the room.
 // The lab shows as done only what the server verified. Secrets travel in the Authorization
 // header only, the event stream too.
@@ -113,13 +113,15 @@ export async function start(place) {
   lab.addEventListener("mrtr-lab:challenge", async (event) => {
     const { id, goal } = event.detail;
     if (id === "fix-it") {
-      // Fix-It's check runs the learner's code in this browser, which the server cannot run
-      // again: it keeps the pass as reported, with the verifier for the instructor to read.
+      // The class server runs the verifier again, in a sandbox, against the same attacks:
+      // only a pass it sees counts.
       const code = localStorage.getItem(FIXIT_KEY) ?? "";
+      say("The class server is running your verifier…");
       const answer = await api("/api/fixit", { method: "POST", body: JSON.stringify({ code }) });
-      return answer.ok
-        ? say("✓ Fix-It reported to the class server, with your verifier.", "recorded")
-        : say(answer.body.error ?? `Fix-It not recorded (HTTP ${answer.status}).`, "refused");
+      if (!answer.ok) return say(answer.body.error ?? `Fix-It not recorded (HTTP ${answer.status}).`, "refused");
+      return answer.body.passed
+        ? say("✓ Fix-It verified by the class server: every attack refused.", "recorded")
+        : say(`The class server ran your verifier: not passed (${answer.body.letThrough}).`, "refused");
     }
     // The situation that met it, as the element's share link says it: the evidence.
     const situation = lab.situation;

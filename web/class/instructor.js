@@ -1,6 +1,7 @@
 // The instructor's live view of a class: students × challenges (kept current by the class
-// server's event stream), the quick check as the server graded it, Fix-It as each browser
-// reported it (with the verifier), what stopped the class most, the settings, CSV, the reset.
+// server's event stream), the quick check as the server graded it, Fix-It as the server found
+// each verifier when it ran it (with the code), what stopped the class most, the settings,
+// CSV, removing a seat, the reset.
 // The token is the address's fragment (`/instructor#token=…`, printed at start), sent in the
 // Authorization header only, the event stream's too.
 import { listen } from "/class.js";
@@ -28,7 +29,7 @@ function draw(view) {
   const head = document.querySelector("#students thead");
   head.replaceChildren();
   const top = head.insertRow();
-  for (const title of ["Student", ...view.challenges, "Met", "Quick check", "Fix-It (reported)", "Seat"]) {
+  for (const title of ["Student", ...view.challenges, "Met", "Quick check", "Fix-It", "Seat"]) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = title;
@@ -51,13 +52,14 @@ function draw(view) {
     // In the colour of done only when every answer is right: 4 of 5 is an answer, not a pass.
     const full = Boolean(student.quiz) && student.quiz.score === student.quiz.max;
     cell(row, student.quiz ? `${student.quiz.score} of ${student.quiz.max}` : "", full).dataset.quiz = "";
-    const fixit = cell(row, "", Boolean(student.fixit));
+    const fixit = cell(row, "", Boolean(student.fixit?.passed));
     fixit.dataset.fixit = "";
     if (student.fixit) {
-      // Passed in the student's browser; the verifier they wrote, to read.
+      // As the class server found the verifier when it ran it; the code they wrote, to read.
       const code = document.createElement("details");
       const summary = document.createElement("summary");
-      summary.textContent = `✓ ${new Date(student.fixit.atMs).toLocaleTimeString()}`;
+      const at = new Date(student.fixit.atMs).toLocaleTimeString();
+      summary.textContent = student.fixit.passed ? `✓ verified ${at}` : `✗ lets through: ${student.fixit.letThrough}`;
       const pre = document.createElement("pre");
       pre.textContent = student.fixit.code;
       code.append(summary, pre);

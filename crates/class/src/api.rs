@@ -390,14 +390,18 @@ pub async fn quiz(
     Json(json!({"recorded": true, "score": solutions.then_some(graded.score), "max": graded.max})).into_response()
 }
 
-/// `POST /api/fixit {"code"}`: Fix-It passed in the student's browser, with the verifier.
+/// `POST /api/fixit {"code"}`: the Fix-It verifier the student's page ran, to run here again.
 #[derive(Debug, Deserialize)]
 pub struct FixIt {
     code: String,
 }
 
-/// Keeps a Fix-It pass as reported: the server cannot run the student's JavaScript, so the
-/// instructor sees it marked as reported and can read the verifier.
+/// The goal of Fix-It, as its `passed` statement names it.
+const FIX_IT_GOAL: &str = "Fix-It: write the verifier that refuses every attack";
+
+/// Runs the seat's Fix-It verifier here, in the sandbox, against the battery the page runs
+/// ([`crate::fixit`]), and keeps what it found: only a pass found here counts, and the
+/// instructor sees what a verifier lets through.
 pub async fn fixit(
     State(state): Shared,
     Student(seat): Student,
@@ -407,13 +411,38 @@ pub async fn fixit(
     if body.code.len() > MAX_FIXIT_CODE {
         return refuse(StatusCode::PAYLOAD_TOO_LARGE, format!("a verifier of at most {MAX_FIXIT_CODE} bytes is kept"));
     }
+    if state.bounds.claims.check_key(&seat.id).is_err() {
+        return slow_down("too many runs from this seat: send the verifier once it passes in the page");
+    }
+    let Ok(Ok(_running)) = tokio::time::timeout(REPLAY_WAIT, state.bounds.replays.clone().acquire_owned()).await else {
+        let mut busy = refuse(StatusCode::SERVICE_UNAVAILABLE, "the class server is busy running verifiers: try again");
+        busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("2"));
+        return busy;
+    };
+    let code = body.code.clone();
+    let ran = tokio::task::spawn_blocking(move || crate::fixit::verify(&code)).await;
+    let (passed, let_through) = match ran {
+        Ok(Ok(report)) => (report.passed, report.failed().join(",")),
+        Ok(Err(failure)) => (false, failure.to_string()),
+        Err(_) => (false, "the verifier could not be run".to_owned()),
+    };
     let at_ms = now_ms();
-    let report = FixItReport { seat: seat.id.clone(), code: body.code, at_ms };
+    let report =
+        FixItReport { seat: seat.id.clone(), code: body.code, at_ms, passed, let_through: let_through.clone() };
     if let Err(why) = state.store.report_fixit(class.generation, &report).await {
         return failed(why);
     }
-    state.live.tell("fixit", json!({"seat": seat.id, "name": seat.name, "atMs": at_ms}));
-    Json(json!({"recorded": true})).into_response()
+    if passed {
+        let statement = xapi::passed(&activity(&state.code), "fix-it", FIX_IT_GOAL);
+        if let Err(why) = keep(&state, &class, &seat, statement, at_ms).await {
+            return failed(why);
+        }
+    }
+    state.live.tell(
+        "fixit",
+        json!({"seat": seat.id, "name": seat.name, "atMs": at_ms, "passed": passed, "letThrough": let_through}),
+    );
+    Json(json!({"recorded": true, "passed": passed, "letThrough": let_through})).into_response()
 }
 
 /// Keeps `statement` as the seat's, with the actor, time and id the class server gives every one.
@@ -505,7 +534,8 @@ pub async fn overview(state: &ClassState, generation: i64) -> Result<Value, Stri
             let fixit = progress.fixit.iter().find(|f| f.seat == seat.id);
             json!({"seat": seat.id, "name": seat.name, "joinedMs": seat.joined_ms, "done": mine,
                 "quiz": quiz.map(|q| json!({"score": q.score, "max": q.max, "atMs": q.at_ms})),
-                "fixit": fixit.map(|f| json!({"atMs": f.at_ms, "code": f.code}))})
+                "fixit": fixit.map(|f| json!({"atMs": f.at_ms, "code": f.code, "passed": f.passed,
+                    "letThrough": f.let_through}))})
         })
         .collect();
     let mistakes: Vec<Value> = mistakes

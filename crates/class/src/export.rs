@@ -1,7 +1,7 @@
 //! The class's progress as CSV, in the form spreadsheets open without asking: a header row,
 //! one row per student (in the order they joined), one column per challenge holding when it
 //! was met (ISO-8601, UTC) or nothing, a count, the quick check's score (of 5) as the class
-//! server graded it, and when the student's browser reported Fix-It passed; RFC 4180 quoting, CRLF line ends, and a
+//! server graded it, and when the class server verified Fix-It passed; RFC 4180 quoting, CRLF line ends, and a
 //! cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`) prefixed with `'`.
 //!
 //! ```
@@ -11,7 +11,7 @@
 //! let done = vec![Completion { seat: "s1".into(), challenge: "redeem-twice".into(), situation: String::new(), at_ms: 1_767_225_600_000 }];
 //! let quiz = vec![QuizGrade { seat: "s1".into(), score: 4, max: 5, at_ms: 0 }];
 //! let text = csv(&Progress { seats, done, quiz, fixit: vec![] });
-//! assert!(text.starts_with("name,joined,charge-less,redeem-twice,staging-to-prod,loop-forever,met,quick check (of 5),fix-it (reported)\r\n"));
+//! assert!(text.starts_with("name,joined,charge-less,redeem-twice,staging-to-prod,loop-forever,met,quick check (of 5),fix-it (verified)\r\n"));
 //! assert!(text.contains("\"'=Ada, \"\"A\"\"\",1970-01-01T00:00:00Z,,2026-01-01T00:00:00Z,,,1,4,\r\n"));
 //! ```
 
@@ -25,7 +25,7 @@ pub fn csv(progress: &Progress) -> String {
     let mut out = String::new();
     let mut header = vec!["name".to_owned(), "joined".to_owned()];
     header.extend(CHALLENGES.iter().map(|c| c.id.to_owned()));
-    header.extend(["met".to_owned(), format!("quick check (of {QUESTIONS})"), "fix-it (reported)".to_owned()]);
+    header.extend(["met".to_owned(), format!("quick check (of {QUESTIONS})"), "fix-it (verified)".to_owned()]);
     line(&mut out, &header);
     for seat in seats {
         let mut row = vec![seat.name.clone(), iso(seat.joined_ms)];
@@ -41,7 +41,8 @@ pub fn csv(progress: &Progress) -> String {
         }
         row.push(met.to_string());
         row.push(quiz.iter().find(|q| q.seat == seat.id).map(|q| q.score.to_string()).unwrap_or_default());
-        row.push(fixit.iter().find(|f| f.seat == seat.id).map(|f| iso(f.at_ms)).unwrap_or_default());
+        let verified = fixit.iter().find(|f| f.seat == seat.id && f.passed);
+        row.push(verified.map(|f| iso(f.at_ms)).unwrap_or_default());
         line(&mut out, &row);
     }
     out

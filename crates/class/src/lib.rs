@@ -21,6 +21,7 @@
 pub mod api;
 pub mod evidence;
 pub mod export;
+pub mod fixit;
 pub mod live;
 pub mod lrs;
 mod pages;

@@ -43,7 +43,7 @@ pub struct QuizGrade {
     pub at_ms: i64,
 }
 
-/// Fix-It passed, as the student's browser reported it (the verifier runs there).
+/// A Fix-It verifier a seat sent, as the class server found it when it ran it ([`crate::fixit`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct FixItReport {
     /// The seat.
@@ -52,6 +52,11 @@ pub struct FixItReport {
     pub code: String,
     /// When, ms since the epoch.
     pub at_ms: i64,
+    /// Whether the server found every attack refused and the honest flow completed.
+    pub passed: bool,
+    /// What it let through (attack ids, `honest` when the honest flow failed), or why the run
+    /// stopped; empty when it passed.
+    pub let_through: String,
 }
 
 /// Everything a class did in one generation: what the instructor's table and the CSV show.
@@ -63,7 +68,7 @@ pub struct Progress {
     pub done: Vec<Completion>,
     /// The quick checks graded.
     pub quiz: Vec<QuizGrade>,
-    /// The Fix-It passes reported.
+    /// The Fix-It verifiers sent, each seat's latest, as the server ran them.
     pub fixit: Vec<FixItReport>,
 }
 
@@ -388,16 +393,22 @@ impl Store {
         .await
     }
 
-    /// Keeps a Fix-It pass the seat's browser reported, replacing its earlier one.
+    /// Keeps a Fix-It verifier as the server found it, replacing the seat's earlier one, unless
+    /// that one passed and this one does not: a pass, once verified, stays.
     pub async fn report_fixit(&self, generation: i64, report: &FixItReport) -> Result<(), String> {
         sqlx::query(
-            "INSERT INTO fixit_reports (seat, generation, code, at_ms) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (seat, generation) DO UPDATE SET code = excluded.code, at_ms = excluded.at_ms",
+            "INSERT INTO fixit_reports (seat, generation, code, at_ms, passed, let_through) \
+             VALUES ($1, $2, $3, $4, $5, $6) \
+             ON CONFLICT (seat, generation) DO UPDATE SET code = excluded.code, at_ms = excluded.at_ms, \
+             passed = excluded.passed, let_through = excluded.let_through \
+             WHERE excluded.passed = 1 OR fixit_reports.passed = 0",
         )
         .bind(&report.seat)
         .bind(generation)
         .bind(&report.code)
         .bind(report.at_ms)
+        .bind(i64::from(report.passed))
+        .bind(&report.let_through)
         .run(self)
         .await
     }
@@ -422,11 +433,19 @@ impl Store {
             .await?;
         let fixit = self
             .of_generation(
-                "SELECT f.seat, f.code, f.at_ms FROM fixit_reports f JOIN seats s ON s.id = f.seat \
+                "SELECT f.seat, f.code, f.at_ms, f.passed, f.let_through FROM fixit_reports f JOIN seats s ON s.id = f.seat \
                  WHERE s.class_code = $1 AND f.generation = $2 ORDER BY f.at_ms, f.seat",
                 code,
                 generation,
-                |r| Ok(FixItReport { seat: r.try_get(0)?, code: r.try_get(1)?, at_ms: r.try_get(2)? }),
+                |r| {
+                    Ok(FixItReport {
+                        seat: r.try_get(0)?,
+                        code: r.try_get(1)?,
+                        at_ms: r.try_get(2)?,
+                        passed: r.try_get::<i64, _>(3)? == 1,
+                        let_through: r.try_get(4)?,
+                    })
+                },
             )
             .await?;
         Ok(Progress {

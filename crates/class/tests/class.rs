@@ -31,6 +31,13 @@ fn answers(i: usize) -> (Vec<u8>, usize) {
     (answers, RIGHT.len() - wrong)
 }
 
+/// The Fix-It verifier the browser's tests pass with (tests/e2e/fixit-solution.mjs).
+fn solution() -> String {
+    let module = include_str!("../../../tests/e2e/fixit-solution.mjs");
+    let (start, end) = (module.find('`').unwrap_or(0) + 1, module.rfind('`').unwrap_or(0));
+    module[start..end].to_owned()
+}
+
 /// The situations a student's lab sends when it meets each challenge, made by playing the
 /// lab's own state as a student clicks.
 fn met(challenge: &str) -> String {
@@ -146,13 +153,18 @@ async fn a_class_runs(db: &str) {
                 let (status, said) = post(&client, &format!("{url}/api/claim"), &secret, claim).await;
                 assert_eq!((status, &said["recorded"]), (200, &json!(true)), "{said}");
             }
-            // The quick check, graded by the server; every third student reports Fix-It passed.
+            // The quick check, graded by the server; every third student sends a Fix-It verifier
+            // that holds, and the one after it one that accepts everything: the server runs each.
             let (answers, score) = answers(i);
             let (status, said) = post(&client, &format!("{url}/api/quiz"), &secret, json!({"answers": answers})).await;
             assert_eq!((status, &said["score"]), (200, &json!(score)), "{said}");
-            if i.is_multiple_of(3) {
-                let code = json!({"code": format!("// the verifier of student {i}")});
-                assert_eq!(post(&client, &format!("{url}/api/fixit"), &secret, code).await.0, 200);
+            if i % 3 < 2 {
+                let holds = i.is_multiple_of(3);
+                let code = if holds { solution() } else { "function open() { return accept(); }".to_owned() };
+                let (status, said) = post(&client, &format!("{url}/api/fixit"), &secret, json!({"code": code})).await;
+                assert_eq!((status, &said["passed"]), (200, &json!(holds)), "{said}");
+                let through = said["letThrough"].as_str().unwrap_or_default().to_owned();
+                assert_eq!(through.is_empty(), holds, "what it let through: {through}");
             }
             secret
         })
@@ -161,7 +173,8 @@ async fn a_class_runs(db: &str) {
     for student in students {
         secrets.push(student.await.expect("a student"));
     }
-    let heard = hear(live, STUDENTS + 2 * STUDENTS + STUDENTS + STUDENTS / 3, Duration::from_secs(10)).await;
+    let fixits = (0..STUDENTS).filter(|i| i % 3 < 2).count();
+    let heard = hear(live, STUDENTS + 2 * STUDENTS + STUDENTS + fixits, Duration::from_secs(10)).await;
     let completions = heard.iter().filter(|c| c["type"] == "completed").count();
     println!(
         "{STUDENTS} students joined and met 2 challenges each in {:?}; the live view heard {completions}",
@@ -240,7 +253,7 @@ async fn a_class_runs(db: &str) {
     let rows: Vec<&str> = csv.split("\r\n").filter(|r| !r.is_empty()).collect();
     assert_eq!(
         rows[0],
-        "name,joined,charge-less,redeem-twice,staging-to-prod,loop-forever,met,quick check (of 5),fix-it (reported)"
+        "name,joined,charge-less,redeem-twice,staging-to-prod,loop-forever,met,quick check (of 5),fix-it (verified)"
     );
     assert_eq!(rows.len(), STUDENTS + 1);
     for row in &rows[1..] {
@@ -248,7 +261,7 @@ async fn a_class_runs(db: &str) {
         let i: usize = cells[0].trim_start_matches("Student ").parse().expect("a student's number");
         assert_eq!(&cells[4..8], ["", "", "2", &answers(i).1.to_string()], "{row}");
         assert!(cells[2].contains('T') && cells[3].contains('T'), "two challenges met: {row}");
-        assert_eq!(cells[8].contains('T'), i.is_multiple_of(3), "Fix-It reported by every third: {row}");
+        assert_eq!(cells[8].contains('T'), i.is_multiple_of(3), "Fix-It verified for every third: {row}");
         let shown = &view["students"]
             .as_array()
             .expect("students")

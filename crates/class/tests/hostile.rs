@@ -552,3 +552,36 @@ fn the_key_written_here_is_the_class_servers() {
     let graded = mrtr_class::quiz::grade(&RIGHT).expect("graded");
     assert_eq!(graded.score, graded.max);
 }
+
+/// Fix-It counts only when the class server has run the verifier and seen every attack
+/// refused: a verifier that accepts everything, one that loops, one that allocates without
+/// end are each recorded with what they let through or why they stopped, and a claim from
+/// the page is no pass; the server keeps serving throughout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fix_it_counts_only_when_the_server_runs_the_verifier() {
+    let class = Class::start("fixit", &[]);
+    let student = laptop(90);
+    let secret = join(&student, &class, "Fay", "").await.expect("a seat");
+    let fixit = format!("{}/api/fixit", class.url);
+    for (code, through) in [
+        ("function open() { return accept(); }", "send-twice"),
+        ("function open() { for (;;) {} }", "time limit"),
+        ("function open() { const a = []; for (;;) a.push(new Array(1 << 16).fill(7)); }", "memory limit"),
+        ("not javascript at all (", "does not run"),
+    ] {
+        let started = Instant::now();
+        let (status, said) = send(&student, "POST", &fixit, &secret, Some(json!({"code": code}))).await;
+        assert_eq!((status, &said["passed"]), (200, &json!(false)), "{code}: {said}");
+        assert!(said["letThrough"].as_str().is_some_and(|t| t.contains(through)), "{code}: {said}");
+        assert!(started.elapsed() < Duration::from_secs(15), "{code}: stopped at its limit");
+        let (status, _) = send(&laptop(91), "GET", &format!("{}/", class.url), "", None).await;
+        assert_eq!(status, 200, "the server keeps serving");
+    }
+    let teacher = laptop(1);
+    let (_, view) = send(&teacher, "GET", &format!("{}/api/class", class.url), &class.token, None).await;
+    let shown = &view["students"][0]["fixit"];
+    assert_eq!(shown["passed"], false, "{shown}");
+    let csv = teacher.get(format!("{}/api/class.csv", class.url)).bearer_auth(&class.token).send().await;
+    let csv = csv.expect("the CSV").text().await.unwrap_or_default();
+    assert!(csv.lines().nth(1).is_some_and(|row| row.ends_with(',')), "no Fix-It time in the CSV: {csv}");
+}

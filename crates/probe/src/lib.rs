@@ -36,6 +36,7 @@
 
 mod battery;
 mod engine;
+pub mod fixit;
 #[doc(hidden)]
 pub mod hostile;
 mod reply;
