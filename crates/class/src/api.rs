@@ -79,6 +79,31 @@ impl Bounds {
     }
 }
 
+impl Bounds {
+    /// Runs `work` for `seat` (CPU work of milliseconds to seconds: a replay, a verifier) off
+    /// the async threads, a bounded number at once, within the seat's quota of claims; or the
+    /// refusal (429 past the quota, 503 when the server stays busy).
+    pub async fn run<T: Send + 'static>(
+        &self,
+        seat: &str,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Response> {
+        if self.claims.check_key(&seat.to_owned()).is_err() {
+            return Err(slow_down("too many claims from this seat: a challenge is claimed once it is met"));
+        }
+        let busy = || {
+            let mut busy =
+                refuse(StatusCode::SERVICE_UNAVAILABLE, "the class server is busy replaying claims: try again");
+            busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("2"));
+            busy
+        };
+        let Ok(Ok(_running)) = tokio::time::timeout(REPLAY_WAIT, self.replays.clone().acquire_owned()).await else {
+            return Err(busy());
+        };
+        tokio::task::spawn_blocking(work).await.map_err(|_| busy())
+    }
+}
+
 impl Default for Bounds {
     fn default() -> Self {
         Bounds::new(JOINS, CLAIMS, STATEMENTS)
@@ -284,22 +309,12 @@ pub async fn claim(
     if claim.situation.len() > MAX_SITUATION {
         return refuse(StatusCode::PAYLOAD_TOO_LARGE, evidence::Refusal::TooLarge);
     }
-    if state.bounds.claims.check_key(&seat.id).is_err() {
-        return slow_down("too many claims from this seat: a challenge is claimed once it is met");
-    }
-    // The replay is CPU work of milliseconds: off the async threads, a bounded number at once.
-    let Ok(Ok(_replaying)) = tokio::time::timeout(REPLAY_WAIT, state.bounds.replays.clone().acquire_owned()).await
-    else {
-        let mut busy = refuse(StatusCode::SERVICE_UNAVAILABLE, "the class server is busy replaying claims: try again");
-        busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("2"));
-        return busy;
-    };
     let settings = class.settings.clone();
     let (id, situation) = (claim.challenge.clone(), claim.situation.clone());
-    let checked = tokio::task::spawn_blocking(move || evidence::verify(&id, &situation, &settings_of(&settings))).await;
-    let checked = match checked {
+    let replayed = state.bounds.run(&seat.id, move || evidence::verify(&id, &situation, &settings_of(&settings)));
+    let checked = match replayed.await {
         Ok(checked) => checked,
-        Err(_) => return refuse(StatusCode::UNPROCESSABLE_ENTITY, "the situation could not be replayed"),
+        Err(refused) => return refused,
     };
     let at_ms = now_ms();
     let challenge = mrtr_sim::text::clip(claim.challenge, 64);
@@ -411,20 +426,11 @@ pub async fn fixit(
     if body.code.len() > MAX_FIXIT_CODE {
         return refuse(StatusCode::PAYLOAD_TOO_LARGE, format!("a verifier of at most {MAX_FIXIT_CODE} bytes is kept"));
     }
-    if state.bounds.claims.check_key(&seat.id).is_err() {
-        return slow_down("too many runs from this seat: send the verifier once it passes in the page");
-    }
-    let Ok(Ok(_running)) = tokio::time::timeout(REPLAY_WAIT, state.bounds.replays.clone().acquire_owned()).await else {
-        let mut busy = refuse(StatusCode::SERVICE_UNAVAILABLE, "the class server is busy running verifiers: try again");
-        busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("2"));
-        return busy;
-    };
     let code = body.code.clone();
-    let ran = tokio::task::spawn_blocking(move || crate::fixit::verify(&code)).await;
-    let (passed, let_through) = match ran {
+    let (passed, let_through) = match state.bounds.run(&seat.id, move || crate::fixit::verify(&code)).await {
         Ok(Ok(report)) => (report.passed, report.failed().join(",")),
         Ok(Err(failure)) => (false, failure.to_string()),
-        Err(_) => (false, "the verifier could not be run".to_owned()),
+        Err(refused) => return refused,
     };
     let at_ms = now_ms();
     let report =

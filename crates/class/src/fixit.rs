@@ -3,8 +3,9 @@
 //! ([`mrtr_probe::fixit`]). Only a pass found here counts.
 //!
 //! The sandbox has no I/O (QuickJS without its `std` and `os` modules: no files, no network,
-//! no timers), at most [`MEMORY`] bytes of heap, and [`TIME`] for the whole run: past it the
-//! engine stops the code, and the run fails. The learner's code sees what the page gives it:
+//! no timers), at most [`MEMORY`] bytes of heap, and [`TIME`] of the learner's code running
+//! over the whole run (the battery's own work, and a busy machine's waits between, do not
+//! count): past it the engine stops the code, and the run fails. The learner's code sees what the page gives it:
 //! `lab.sign`, `lab.decode`, `lab.digest`, `lab.equal`, `accept` and `refuse`
 //! (`web/probe/verifier.js`), written here in Rust over the same codec.
 //!
@@ -79,6 +80,30 @@ impl std::fmt::Display for Failure {
     }
 }
 
+/// The time the learner's code has run: what the interrupt handler reads.
+#[derive(Debug, Default)]
+struct Clock {
+    /// Spent in calls that ended.
+    spent: Cell<Duration>,
+    /// When the call running now began.
+    since: Cell<Option<Instant>>,
+}
+
+impl Clock {
+    fn running(&self) -> Duration {
+        self.spent.get() + self.since.get().map_or(Duration::ZERO, |since| since.elapsed())
+    }
+
+    /// Runs `call` (the learner's code), counting its time.
+    fn time<T>(&self, call: impl FnOnce() -> T) -> T {
+        self.since.set(Some(Instant::now()));
+        let answer = call();
+        self.spent.set(self.running());
+        self.since.set(None);
+        answer
+    }
+}
+
 /// The learner's `open` in the sandbox, and the set of used tickets it keeps.
 struct Sandboxed<'js> {
     ctx: Ctx<'js>,
@@ -86,6 +111,7 @@ struct Sandboxed<'js> {
     used: Value<'js>,
     /// Set once the run must stop: the time ran out, or the heap.
     stopped: Rc<Cell<Option<Failure>>>,
+    clock: Rc<Clock>,
 }
 
 impl Verifier for Sandboxed<'_> {
@@ -109,7 +135,7 @@ impl Verifier for Sandboxed<'_> {
         if let Some(object) = context.as_object() {
             object.set("used", self.used.clone()).map_err(unbuilt)?;
         }
-        let said: rquickjs::Result<Value> = self.open.call((ticket, context));
+        let said: rquickjs::Result<Value> = self.clock.time(|| self.open.call((ticket, context)));
         let said = match said {
             Ok(said) => said,
             Err(rquickjs::Error::Exception) => {
@@ -201,12 +227,13 @@ pub fn verify_within(source: &str, limits: Limits) -> Result<FixItReport, Failur
     let runtime = Runtime::new().map_err(|e| Failure::Engine(e.to_string()))?;
     runtime.set_memory_limit(limits.memory);
     runtime.set_max_stack_size(STACK);
-    let deadline = Instant::now() + limits.time;
-    runtime.set_interrupt_handler(Some(Box::new(move || Instant::now() >= deadline)));
+    let clock = Rc::new(Clock::default());
+    let read = clock.clone();
+    runtime.set_interrupt_handler(Some(Box::new(move || read.running() >= limits.time)));
     let context = Context::full(&runtime).map_err(|e| Failure::Engine(e.to_string()))?;
     let stopped = Rc::new(Cell::new(None));
     let report = context.with(|ctx| {
-        let compiled = compile(&ctx, source);
+        let compiled = clock.time(|| compile(&ctx, source));
         let open = match compiled {
             Ok(open) => open,
             Err(why) if why.contains("interrupted") => return Err(Failure::TooLong),
@@ -214,7 +241,7 @@ pub fn verify_within(source: &str, limits: Limits) -> Result<FixItReport, Failur
             Err(why) => return Err(Failure::Compile(why)),
         };
         let used = ctx.eval::<Value, _>("new Set()").map_err(|e| Failure::Engine(e.to_string()))?;
-        let mut sandboxed = Sandboxed { ctx: ctx.clone(), open, used, stopped: stopped.clone() };
+        let mut sandboxed = Sandboxed { ctx: ctx.clone(), open, used, stopped: stopped.clone(), clock: clock.clone() };
         Ok(run(&mut sandboxed))
     })?;
     match stopped.take() {
