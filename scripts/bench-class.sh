@@ -12,5 +12,5 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 # shellcheck source=scripts/env.sh
 source scripts/env.sh
-step cargo build --quiet --locked --release -p mrtr -p mrtr-class --example bench_class
+step cargo build --quiet --locked --release -p mrtr -p mrtr-class --bins --example bench_class
 step "$ROOT/target/release/examples/bench_class" "$ROOT/target/release/mrtr-class" "$ROOT/target/release/mrtr"
