@@ -32,6 +32,8 @@ step cargo clippy --workspace --all-targets --locked --features mrtr/careless --
 # and every file docs/ARCHITECTURE.md names is in the tree.
 step env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --locked
 step python3 scripts/check-docs.py
+# What can drift, held: no module cycles in any crate, and each JS copy of a Rust key equal to it.
+step python3 scripts/tidy.py
 # No dependency declared and not used (every Cargo.toml: the workspace, fuzz/, the fixtures).
 step cargo machete
 

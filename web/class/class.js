@@ -6,8 +6,8 @@
 // The lab shows as done only what the server verified. Secrets travel in the Authorization
 // header only, the event stream too.
 const SEAT_KEY = "mrtr-class-seat";
-const DONE_KEY = "mrtr-lab-challenges"; // crates/lab/src/progress.rs
-const FIXIT_KEY = "mrtr-lab-fixit-code";
+const DONE_KEY = "mrtr-lab-challenges"; // crates/lab/src/progress.rs DONE_KEY
+const FIXIT_KEY = "mrtr-lab-fixit-code"; // crates/lab/src/progress.rs FIXIT_CODE_KEY
 
 /** The seat this browser holds, or null. */
 export function seat() {

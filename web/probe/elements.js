@@ -230,16 +230,16 @@ class MrtrProbe extends HTMLElement {
 }
 
 /** Where the learner's progress is kept (crates/lab/src/progress.rs: the same keys). */
-const PROGRESS_KEY = "mrtr-lab-challenges";
-const CODE_KEY = "mrtr-lab-fixit-code";
-const FIX_IT = "fix-it";
+const PROGRESS_KEY = "mrtr-lab-challenges"; // crates/lab/src/progress.rs DONE_KEY
+const CODE_KEY = "mrtr-lab-fixit-code"; // crates/lab/src/progress.rs FIXIT_CODE_KEY
+const FIX_IT = "fix-it"; // crates/lab/src/xapi.rs FIX_IT
 const stored = (key) => { try { return localStorage.getItem(key); } catch { return null; } };
 const store = (key, value) => { try { localStorage.setItem(key, value); } catch { /* storage off */ } };
 const done = () => (stored(PROGRESS_KEY) ?? "").split(",").filter(Boolean);
 const forget = (key) => { try { localStorage.removeItem(key); } catch { /* storage off */ } };
 /** Dispatched (bubbles, composed) when the record changes outside the lab: the lab's
  *  challenges read it again (crates/lab/src/progress.rs), and these elements too. */
-const PROGRESS_EVENT = "mrtr-lab:progress";
+const PROGRESS_EVENT = "mrtr-lab:progress"; // crates/lab/src/progress.rs CHANGED_EVENT
 
 /** Where `source` (the body of Fix-It's code box) stops parsing: {message, line, column}
  *  (from 1), or null when it parses. A classic worker reports a syntax error in its script

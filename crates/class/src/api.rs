@@ -134,8 +134,9 @@ impl ClassState {
 
 type Shared = State<Arc<ClassState>>;
 
-fn now_ms() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+/// The real clock as the records keep it: ms since the epoch.
+pub(crate) fn now_ms() -> i64 {
+    i64::try_from(mrtr::clock::now_ms()).unwrap_or(i64::MAX)
 }
 
 /// A refusal: the status and one sentence, as JSON.
@@ -411,9 +412,6 @@ pub struct FixIt {
     code: String,
 }
 
-/// The goal of Fix-It, as its `passed` statement names it.
-const FIX_IT_GOAL: &str = "Fix-It: write the verifier that refuses every attack";
-
 /// Runs the seat's Fix-It verifier here, in the sandbox, against the battery the page runs
 /// ([`crate::fixit`]), and keeps what it found: only a pass found here counts, and the
 /// instructor sees what a verifier lets through.
@@ -439,7 +437,7 @@ pub async fn fixit(
         return failed(why);
     }
     if passed {
-        let statement = xapi::passed(&activity(&state.code), "fix-it", FIX_IT_GOAL);
+        let statement = xapi::passed(&activity(&state.code), mrtr_lab::xapi::FIX_IT, mrtr_lab::xapi::FIX_IT_GOAL);
         if let Err(why) = keep(&state, &class, &seat, statement, at_ms).await {
             return failed(why);
         }

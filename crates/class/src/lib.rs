@@ -146,8 +146,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         ));
     }
     let store = store::Store::open(&args.db).await?;
-    let now =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0);
+    let now = api::now_ms();
     let token = api::new_token();
     let (class, made) = store.class(&code, &args.settings, &secret::sha256(&token), now).await?;
     if let Some(url) = &args.lrs {

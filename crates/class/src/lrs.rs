@@ -68,9 +68,7 @@ async fn send_batch(store: &Store, client: &reqwest::Client, lrs: &Lrs) -> Resul
         match post(client, lrs, &part).await? {
             Answer::Stored => {
                 let ids: Vec<String> = part.into_iter().map(|(id, _)| id).collect();
-                let now = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_millis() as i64);
+                let now = crate::api::now_ms();
                 store.forwarded(&ids, now).await?;
             }
             Answer::Rejected(why) if part.len() == 1 => {

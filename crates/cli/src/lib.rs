@@ -22,6 +22,7 @@
 
 pub mod bench;
 pub mod call;
+pub mod clock;
 pub mod http;
 pub mod lint;
 pub mod log;

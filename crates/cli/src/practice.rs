@@ -23,7 +23,7 @@ fn practice(mode: Mode, record: &RecordSpec, options: &HttpOptions) -> Result<Ro
         Server::new(Key::new(key).map_err(|e| e.to_string())?, ServerConfig { mode, ..ServerConfig::default() });
     let tokens: HashMap<String, String> =
         mrtr_sim::cluster::PRINCIPALS.map(|(t, p)| (t.to_owned(), p.to_owned())).into();
-    let record = Record::open(record, crate::service::now_ms(), &RecordOptions::default())?;
+    let record = Record::open(record, crate::clock::now_ms(), &RecordOptions::default())?;
     Ok(router(Arc::new(Service::new(server, tokens, record, "practice".into())), options.clone()))
 }
 

@@ -168,7 +168,7 @@ pub fn service(args: &ServeArgs) -> Result<Service, String> {
     Ok(Service::new(
         server,
         tokens,
-        Record::open(&args.record, crate::service::now_ms(), &record_options(args)?)?,
+        Record::open(&args.record, crate::clock::now_ms(), &record_options(args)?)?,
         args.replica.clone(),
     ))
 }

@@ -3,12 +3,12 @@
 //! transport. It does what the simulated replicas do, with the same checks and the same
 //! answers; only the clock, the randomness and the transports are real.
 
+use crate::clock::now_ms;
 use crate::record::Record;
 use mrtr_sim::ledger::Ledger;
 use mrtr_sim::server::{Ctx, Handled, Incoming, Server, StateStore};
 use mrtr_ticket::NonceSource;
 use std::collections::HashMap;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Who a request speaks for when it names no one (no `Authorization` header, or stdio).
 pub const ANONYMOUS: &str = "anonymous";
@@ -22,11 +22,6 @@ impl NonceSource for OsRandom {
         // The OS generator failing is not something a server can go on from.
         getrandom::fill(dest).expect("the operating system's random generator");
     }
-}
-
-/// The server's clock, ms since the Unix epoch.
-pub fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
 /// A bearer token nobody was given.

@@ -13,8 +13,8 @@ mod common;
 
 use common::proxy::Proxy;
 use common::redis_server::{free_cluster_port, free_port, Redis};
+use mrtr::clock::now_ms;
 use mrtr::record::{Record, RecordOptions, RecordSpec, RecordSync, RedisOptions};
-use mrtr::service::now_ms;
 use mrtr_ticket::{Refused, ReplayRecord};
 use std::time::{Duration, Instant};
 

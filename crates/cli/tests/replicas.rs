@@ -101,13 +101,13 @@ fn single_use_survives_a_redis_that_restarts_empty() {
     let spec = RecordSpec::Redis(redis.url.clone());
     let skew = 1_000;
     let options = RecordOptions { skew_ms: skew, ..RecordOptions::default() };
-    let start = mrtr::service::now_ms();
+    let start = mrtr::clock::now_ms();
     let exp = start + 600_000;
     let record = Record::open(&spec, start, &options).expect("Redis answers");
     let issued = start + 10;
     for n in 0..200 {
         // A claim runs on the real clock: Redis refuses one it runs long after the request.
-        let at = mrtr::service::now_ms();
+        let at = mrtr::clock::now_ms();
         let mut claim = record.for_request().expect("a record");
         assert_eq!(claim.check_and_insert(&format!("n{n}"), issued, exp, at), Ok(()));
         // Its answer lost, the same claim is sent again: it finds itself.
@@ -117,10 +117,10 @@ fn single_use_survives_a_redis_that_restarts_empty() {
     }
     let port = redis.port();
     redis.stop();
-    let restarted = mrtr::service::now_ms();
+    let restarted = mrtr::clock::now_ms();
     let _redis = Redis::start_on(port).expect("Redis again, empty");
     std::thread::sleep(Duration::from_millis(600)); // the record's watch notices the restart
-    let later = mrtr::service::now_ms();
+    let later = mrtr::clock::now_ms();
     let replayed: Vec<Result<(), Refused>> = (0..200)
         .map(|n| record.for_request().expect("a record").check_and_insert(&format!("n{n}"), issued, exp, later))
         .collect();

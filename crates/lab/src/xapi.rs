@@ -13,6 +13,12 @@
 
 use serde_json::{json, Value};
 
+/// Fix-It as a challenge: its id in the record of what is done (`progress.rs`) and in its
+/// `passed` statement's object.
+pub const FIX_IT: &str = "fix-it";
+/// What Fix-It asks: its goal, as its challenge event and statement name it.
+pub const FIX_IT_GOAL: &str = "Write a verifier that refuses every attack and lets the honest retry complete";
+
 /// The xAPI context extension that carries a class code (docs/EMBEDDING.md, "For a class").
 pub const CLASS_EXTENSION: &str = "urn:mrtr-lab:class-code";
 

@@ -135,10 +135,6 @@ pub struct Outcome {
     pub report: Report,
 }
 
-fn now_ms() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
-}
-
 /// Says `why` and exits 3: a usage error or a server out of reach.
 fn usage(why: String) -> ExitCode {
     eprintln!("mrtr probe: {why}");
@@ -201,7 +197,7 @@ async fn probe(transport: &mut Transport, args: &ProbeArgs) -> ExitCode {
     setup.targets = listed.targets(&flow);
     let mut battery = Battery::new(setup.clone(), chosen);
     let quiet = args.format != Format::Text && !std::io::stderr().is_terminal();
-    while let Some(step) = battery.next_attack(now_ms(), transport.unused_id()) {
+    while let Some(step) = battery.next_attack(crate::clock::now_ms(), transport.unused_id()) {
         play(transport, &mut battery, step, quiet).await;
     }
     let honest = battery.rows().first().map(|r| r.verdict.clone());
@@ -315,7 +311,7 @@ async fn replicas_alone(args: &ProbeArgs, setup: &Setup) -> Option<String> {
     for url in &args.urls {
         let mut alone = http(args, vec![url.clone()]).ok()?;
         let mut honest = Battery::new(setup.clone(), |_| false);
-        while let Some(step) = honest.next_attack(now_ms(), alone.unused_id()) {
+        while let Some(step) = honest.next_attack(crate::clock::now_ms(), alone.unused_id()) {
             play(&mut alone, &mut honest, step, true).await;
         }
         alone.close().await;

@@ -1,10 +1,10 @@
 //! Challenges with an automatic success check, hints, and progress kept in the browser.
 
-use super::parts::FIX_IT;
 use super::{region::heading, situation_link};
 use crate::host::{Host, LabEvent};
 use crate::progress::{self, mark, save};
 use crate::state::{Action, Lab};
+use crate::xapi::FIX_IT;
 use mrtr_sim::challenges::CHALLENGES;
 use std::rc::Rc;
 use yew::prelude::*;

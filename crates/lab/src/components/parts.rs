@@ -12,14 +12,11 @@
 use super::{campaign::CampaignPanel, challenges::Challenges, probe, quiz::quiz};
 use crate::host::{Host, LabEvent};
 use crate::state::{Action, Lab};
+use crate::xapi::{FIX_IT, FIX_IT_GOAL};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
-/// Fix-It's id in the record of what is done (crate::progress).
-pub const FIX_IT: &str = "fix-it";
-/// What Fix-It asks: its goal, as the challenges' event reports it.
-pub const FIX_IT_GOAL: &str = "Write a verifier that refuses every attack and lets the honest retry complete";
 /// The events the parts dispatch.
 const EVENTS: [&str; 4] = ["mrtr-fixit:passed", "mrtr-quiz:answered", "mrtr-lab:open", crate::progress::CHANGED_EVENT];
 

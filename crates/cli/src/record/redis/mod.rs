@@ -422,7 +422,7 @@ impl Shared {
     /// The background task's look: a shut record is reopened when Redis answers; an open one
     /// has every group checked, so a record that began again is noticed at once.
     async fn look(&self) {
-        let now = crate::service::now_ms();
+        let now = crate::clock::now_ms();
         let shut = lock(&self.shut).is_some();
         let mut connection = match self.connection().await {
             Ok(connection) => connection,
