@@ -12,7 +12,7 @@ use crate::export;
 use crate::live::Live;
 use crate::quiz;
 use crate::secret;
-use crate::store::{ClassRow, Completion, FixItReport, QuizGrade, Seat, Store};
+use crate::store::{ClassRow, Completion, FixItReport, QuizGrade, Seat, Store, StoreError};
 use crate::xapi;
 use axum::extract::ConnectInfo;
 use axum::extract::{FromRequestParts, State};
@@ -144,7 +144,7 @@ pub fn refuse(status: StatusCode, why: impl std::fmt::Display) -> Response {
     (status, Json(json!({ "error": why.to_string() }))).into_response()
 }
 
-fn failed(why: String) -> Response {
+fn failed(why: StoreError) -> Response {
     tracing::error!(target: "mrtr::class", "{why}");
     refuse(StatusCode::SERVICE_UNAVAILABLE, "the class database did not answer; nothing was recorded, try again")
 }
@@ -456,7 +456,7 @@ async fn keep(
     seat: &Seat,
     mut statement: Value,
     at_ms: i64,
-) -> Result<(), String> {
+) -> Result<(), StoreError> {
     // The lab writes the verb, object and result; the class server adds who, when, and an id
     // by which an LRS keeps a statement sent twice once.
     let id = uuid::Uuid::new_v4().to_string();
@@ -511,7 +511,7 @@ pub async fn me(State(state): Shared, Student(seat): Student) -> Response {
 }
 
 /// The class as the instructor sees it: students × challenges, and the common mistakes.
-pub async fn overview(state: &ClassState, generation: i64) -> Result<Value, String> {
+pub async fn overview(state: &ClassState, generation: i64) -> Result<Value, StoreError> {
     let progress = state.store.progress(&state.code, generation).await?;
     let mistakes = state.store.refusal_counts(&state.code, generation).await?;
     let statements = state.store.statement_count(&state.code, generation).await?;

@@ -120,9 +120,9 @@ pub async fn run(args: ClassArgs) -> Result<(), String> {
     match args.command {
         ClassCommand::Serve(args) => serve(args).await,
         ClassCommand::Token(args) => {
-            let store = store::Store::open(&args.db).await?;
+            let store = store::Store::open(&args.db).await.map_err(|e| e.to_string())?;
             let token = api::new_token();
-            if !store.rotate_token(&args.class, &secret::sha256(&token)).await? {
+            if !store.rotate_token(&args.class, &secret::sha256(&token)).await.map_err(|e| e.to_string())? {
                 return Err(format!("{}: no class {} here", args.db, args.class));
             }
             println!("{token}");
@@ -145,10 +145,11 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
             args.dist.display()
         ));
     }
-    let store = store::Store::open(&args.db).await?;
+    let store = store::Store::open(&args.db).await.map_err(|e| e.to_string())?;
     let now = api::now_ms();
     let token = api::new_token();
-    let (class, made) = store.class(&code, &args.settings, &secret::sha256(&token), now).await?;
+    let (class, made) =
+        store.class(&code, &args.settings, &secret::sha256(&token), now).await.map_err(|e| e.to_string())?;
     if let Some(url) = &args.lrs {
         let lrs = lrs::Lrs {
             url: url.clone(),

@@ -58,7 +58,8 @@ enum Answer {
 
 /// Sends one batch, splitting what the LRS rejects: how many statements were stored or parked.
 async fn send_batch(store: &Store, client: &reqwest::Client, lrs: &Lrs) -> Result<usize, String> {
-    let batch = store.unforwarded(BATCH).await?;
+    let kept = |e: crate::store::StoreError| e.to_string();
+    let batch = store.unforwarded(BATCH).await.map_err(kept)?;
     let handled = batch.len();
     let mut parts = vec![batch];
     while let Some(part) = parts.pop() {
@@ -69,12 +70,12 @@ async fn send_batch(store: &Store, client: &reqwest::Client, lrs: &Lrs) -> Resul
             Answer::Stored => {
                 let ids: Vec<String> = part.into_iter().map(|(id, _)| id).collect();
                 let now = crate::api::now_ms();
-                store.forwarded(&ids, now).await?;
+                store.forwarded(&ids, now).await.map_err(kept)?;
             }
             Answer::Rejected(why) if part.len() == 1 => {
                 let (id, _) = &part[0];
                 tracing::warn!(target: "mrtr::class", "the LRS refused statement {id}: {why}; parked");
-                store.park(id, &why).await?;
+                store.park(id, &why).await.map_err(kept)?;
             }
             Answer::Rejected(_) => {
                 let mut first = part;

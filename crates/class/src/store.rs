@@ -91,33 +91,44 @@ pub struct Store {
     pool: AnyPool,
 }
 
-fn db(e: sqlx::Error) -> String {
-    format!("the class database: {e}")
+/// Why the class database did not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or did not answer.
+    #[error("the class database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// Its migrations did not run.
+    #[error("the class database's migrations: {0}")]
+    Migrations(#[from] sqlx::migrate::MigrateError),
+    /// A row written was not there when read back.
+    #[error("the class database did not keep the class")]
+    NotKept,
 }
 
 /// A statement that writes and returns nothing, run on the store's pool.
 trait Run {
-    async fn run(self, store: &Store) -> Result<(), String>;
+    async fn run(self, store: &Store) -> Result<(), StoreError>;
 }
 
 impl<'q> Run for sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
-    async fn run(self, store: &Store) -> Result<(), String> {
-        self.execute(&store.pool).await.map(|_| ()).map_err(db)
+    async fn run(self, store: &Store) -> Result<(), StoreError> {
+        self.execute(&store.pool).await?;
+        Ok(())
     }
 }
 
 impl Store {
     /// Opens the database at `url` (`sqlite://class.db`, `postgres://…`), creating a SQLite
     /// file that does not exist, and runs the migrations.
-    pub async fn open(url: &str) -> Result<Store, String> {
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let url =
             if url.starts_with("sqlite:") && !url.contains('?') { format!("{url}?mode=rwc") } else { url.to_owned() };
         // SQLite takes one writer at a time: one connection, so that writes queue here
         // rather than fail as busy.
         let connections = if url.starts_with("sqlite:") { 1 } else { 8 };
-        let pool = AnyPoolOptions::new().max_connections(connections).connect(&url).await.map_err(db)?;
-        sqlx::migrate!("./migrations").run(&pool).await.map_err(|e| format!("the class database's migrations: {e}"))?;
+        let pool = AnyPoolOptions::new().max_connections(connections).connect(&url).await?;
+        sqlx::migrate!("./migrations").run(&pool).await?;
         Ok(Store { pool })
     }
 
@@ -130,15 +141,13 @@ impl Store {
         settings: &str,
         token_sha256: &str,
         now_ms: i64,
-    ) -> Result<(ClassRow, bool), String> {
+    ) -> Result<(ClassRow, bool), StoreError> {
         let plain: Option<String> = sqlx::query("SELECT instructor_token FROM classes WHERE code = $1")
             .bind(code)
             .fetch_optional(&self.pool)
-            .await
-            .map_err(db)?
+            .await?
             .map(|r| r.try_get(0))
-            .transpose()
-            .map_err(db)?;
+            .transpose()?;
         match plain {
             Some(plain) if !plain.is_empty() => {
                 sqlx::query("UPDATE classes SET instructor_sha256 = $1, instructor_token = '' WHERE code = $2")
@@ -159,70 +168,66 @@ impl Store {
                 .bind(now_ms)
                 .run(self)
                 .await?;
-                let made = self.find_class(code).await?.ok_or_else(|| "the class was not kept".to_owned())?;
+                let made = self.find_class(code).await?.ok_or(StoreError::NotKept)?;
                 return Ok((made, true));
             }
         }
-        Ok((self.find_class(code).await?.ok_or_else(|| "the class was not kept".to_owned())?, false))
+        Ok((self.find_class(code).await?.ok_or(StoreError::NotKept)?, false))
     }
 
     /// Replaces the instructor's token: only the new one's hash, `token_sha256`, is kept.
     /// False when no class has `code`.
-    pub async fn rotate_token(&self, code: &str, token_sha256: &str) -> Result<bool, String> {
+    pub async fn rotate_token(&self, code: &str, token_sha256: &str) -> Result<bool, StoreError> {
         let changed = sqlx::query("UPDATE classes SET instructor_sha256 = $1, instructor_token = '' WHERE code = $2")
             .bind(token_sha256)
             .bind(code)
             .execute(&self.pool)
-            .await
-            .map_err(db)?;
+            .await?;
         Ok(changed.rows_affected() == 1)
     }
 
     /// The class with `code`, if there is one.
-    pub async fn find_class(&self, code: &str) -> Result<Option<ClassRow>, String> {
+    pub async fn find_class(&self, code: &str) -> Result<Option<ClassRow>, StoreError> {
         let row = sqlx::query("SELECT code, settings, instructor_sha256, generation FROM classes WHERE code = $1")
             .bind(code)
             .fetch_optional(&self.pool)
-            .await
-            .map_err(db)?;
+            .await?;
         row.map(|r| {
             Ok(ClassRow {
-                code: r.try_get(0).map_err(db)?,
-                settings: r.try_get(1).map_err(db)?,
-                instructor_sha256: r.try_get(2).map_err(db)?,
-                generation: r.try_get(3).map_err(db)?,
+                code: r.try_get(0)?,
+                settings: r.try_get(1)?,
+                instructor_sha256: r.try_get(2)?,
+                generation: r.try_get(3)?,
             })
         })
         .transpose()
     }
 
     /// Changes the class's settings.
-    pub async fn set_settings(&self, code: &str, settings: &str) -> Result<(), String> {
+    pub async fn set_settings(&self, code: &str, settings: &str) -> Result<(), StoreError> {
         sqlx::query("UPDATE classes SET settings = $1 WHERE code = $2").bind(settings).bind(code).run(self).await
     }
 
     /// Starts a new generation, with an empty room: the seats and progress so far become the
     /// archive. Returns the new one.
-    pub async fn reset(&self, code: &str) -> Result<i64, String> {
+    pub async fn reset(&self, code: &str) -> Result<i64, StoreError> {
         sqlx::query("UPDATE classes SET generation = generation + 1, seats_taken = 0 WHERE code = $1")
             .bind(code)
             .execute(&self.pool)
-            .await
-            .map_err(db)?;
+            .await?;
         Ok(self.find_class(code).await?.map(|c| c.generation).unwrap_or(1))
     }
 
     /// Seats a student in the class's current generation, unless it already has `most` seats
     /// there: false then. The seat is counted in the class's row by one conditional UPDATE
     /// (atomic in SQLite and PostgreSQL alike), so concurrent joins never overshoot.
-    pub async fn join(&self, code: &str, seat: &Seat, secret_sha256: &str, most: i64) -> Result<bool, String> {
+    pub async fn join(&self, code: &str, seat: &Seat, secret_sha256: &str, most: i64) -> Result<bool, StoreError> {
         let taken =
             sqlx::query("UPDATE classes SET seats_taken = seats_taken + 1 WHERE code = $1 AND seats_taken < $2")
                 .bind(code)
                 .bind(most)
                 .execute(&self.pool)
-                .await
-                .map_err(db)?;
+                .await?;
         if taken.rows_affected() == 0 {
             return Ok(false);
         }
@@ -250,7 +255,7 @@ impl Store {
 
     /// Removes a seat of the current generation (its secret holds nothing from now on), and
     /// frees its place. False when the class's current room has no such seat.
-    pub async fn remove_seat(&self, code: &str, seat: &str) -> Result<bool, String> {
+    pub async fn remove_seat(&self, code: &str, seat: &str) -> Result<bool, StoreError> {
         let removed = sqlx::query(
             "DELETE FROM seats WHERE id = $1 AND class_code = $2 \
              AND generation = (SELECT generation FROM classes WHERE code = $2)",
@@ -258,8 +263,7 @@ impl Store {
         .bind(seat)
         .bind(code)
         .execute(&self.pool)
-        .await
-        .map_err(db)?;
+        .await?;
         if removed.rows_affected() == 0 {
             return Ok(false);
         }
@@ -271,18 +275,17 @@ impl Store {
     }
 
     /// How many seats the class's current room has.
-    pub async fn seat_count(&self, code: &str) -> Result<i64, String> {
+    pub async fn seat_count(&self, code: &str) -> Result<i64, StoreError> {
         let row = sqlx::query("SELECT seats_taken FROM classes WHERE code = $1")
             .bind(code)
             .fetch_optional(&self.pool)
-            .await
-            .map_err(db)?;
-        row.map_or(Ok(0), |r| r.try_get::<i64, _>(0).map_err(db))
+            .await?;
+        Ok(row.map(|r| r.try_get::<i64, _>(0)).transpose()?.unwrap_or(0))
     }
 
     /// The seat whose secret digests to `secret_sha256`, in the current room of class `code`
     /// (a seat of an earlier generation holds nothing).
-    pub async fn seat_by_secret(&self, code: &str, secret_sha256: &str) -> Result<Option<Seat>, String> {
+    pub async fn seat_by_secret(&self, code: &str, secret_sha256: &str) -> Result<Option<Seat>, StoreError> {
         let row = sqlx::query(
             "SELECT s.id, s.name, s.joined_ms FROM seats s JOIN classes c ON c.code = s.class_code \
              WHERE s.class_code = $1 AND s.secret_sha256 = $2 AND s.generation = c.generation",
@@ -290,13 +293,12 @@ impl Store {
         .bind(code)
         .bind(secret_sha256)
         .fetch_optional(&self.pool)
-        .await
-        .map_err(db)?;
+        .await?;
         row.map(|r| seat(&r)).transpose()
     }
 
     /// The seats of the class's room in `generation`, in the order they joined.
-    pub async fn seats(&self, code: &str, generation: i64) -> Result<Vec<Seat>, String> {
+    pub async fn seats(&self, code: &str, generation: i64) -> Result<Vec<Seat>, StoreError> {
         self.of_generation(
             "SELECT id, name, joined_ms FROM seats WHERE class_code = $1 AND generation = $2 ORDER BY joined_ms, id",
             code,
@@ -308,7 +310,7 @@ impl Store {
 
     /// Records a met challenge; false when the seat had already met it in this generation
     /// (the table's key refuses the second row, however close two claims come).
-    pub async fn complete(&self, generation: i64, done: &Completion) -> Result<bool, String> {
+    pub async fn complete(&self, generation: i64, done: &Completion) -> Result<bool, StoreError> {
         let inserted = sqlx::query(
             "INSERT INTO completions (seat, generation, challenge, situation, at_ms) VALUES ($1, $2, $3, $4, $5)",
         )
@@ -322,7 +324,7 @@ impl Store {
         match inserted {
             Ok(_) => Ok(true),
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(false),
-            Err(e) => Err(db(e)),
+            Err(e) => Err(e.into()),
         }
     }
 
@@ -334,7 +336,7 @@ impl Store {
         challenge: &str,
         reason: &str,
         at_ms: i64,
-    ) -> Result<(), String> {
+    ) -> Result<(), StoreError> {
         sqlx::query("INSERT INTO refusals (seat, generation, challenge, reason, at_ms) VALUES ($1, $2, $3, $4, $5)")
             .bind(seat)
             .bind(generation)
@@ -352,13 +354,13 @@ impl Store {
         code: &str,
         generation: i64,
         read: impl Fn(&AnyRow) -> Result<T, sqlx::Error>,
-    ) -> Result<Vec<T>, String> {
-        let rows = sqlx::query(sql).bind(code).bind(generation).fetch_all(&self.pool).await.map_err(db)?;
-        rows.iter().map(|row| read(row).map_err(db)).collect()
+    ) -> Result<Vec<T>, StoreError> {
+        let rows = sqlx::query(sql).bind(code).bind(generation).fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(read).collect::<Result<_, _>>()?)
     }
 
     /// The class's completions in `generation`, oldest first.
-    pub async fn completions(&self, code: &str, generation: i64) -> Result<Vec<Completion>, String> {
+    pub async fn completions(&self, code: &str, generation: i64) -> Result<Vec<Completion>, StoreError> {
         self.of_generation(
             "SELECT c.seat, c.challenge, c.situation, c.at_ms FROM completions c JOIN seats s ON s.id = c.seat \
              WHERE s.class_code = $1 AND c.generation = $2 ORDER BY c.at_ms, c.seat",
@@ -377,7 +379,7 @@ impl Store {
     }
 
     /// Keeps a graded quick check, replacing the seat's earlier one in this generation.
-    pub async fn grade_quiz(&self, generation: i64, grade: &QuizGrade, answers: &str) -> Result<(), String> {
+    pub async fn grade_quiz(&self, generation: i64, grade: &QuizGrade, answers: &str) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO quiz_grades (seat, generation, answers, score, max, at_ms) VALUES ($1, $2, $3, $4, $5, $6) \
              ON CONFLICT (seat, generation) DO UPDATE SET answers = excluded.answers, score = excluded.score, \
@@ -395,7 +397,7 @@ impl Store {
 
     /// Keeps a Fix-It verifier as the server found it, replacing the seat's earlier one, unless
     /// that one passed and this one does not: a pass, once verified, stays.
-    pub async fn report_fixit(&self, generation: i64, report: &FixItReport) -> Result<(), String> {
+    pub async fn report_fixit(&self, generation: i64, report: &FixItReport) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO fixit_reports (seat, generation, code, at_ms, passed, let_through) \
              VALUES ($1, $2, $3, $4, $5, $6) \
@@ -414,7 +416,7 @@ impl Store {
     }
 
     /// The class's seats, completions, quick checks and Fix-It reports in `generation`.
-    pub async fn progress(&self, code: &str, generation: i64) -> Result<Progress, String> {
+    pub async fn progress(&self, code: &str, generation: i64) -> Result<Progress, StoreError> {
         let quiz = self
             .of_generation(
                 "SELECT q.seat, q.score, q.max, q.at_ms FROM quiz_grades q JOIN seats s ON s.id = q.seat \
@@ -457,7 +459,7 @@ impl Store {
     }
 
     /// How often each reason refused a claim in `generation`, most often first.
-    pub async fn refusal_counts(&self, code: &str, generation: i64) -> Result<Vec<(String, String, i64)>, String> {
+    pub async fn refusal_counts(&self, code: &str, generation: i64) -> Result<Vec<(String, String, i64)>, StoreError> {
         self.of_generation(
             "SELECT r.challenge, r.reason, COUNT(*) AS n FROM refusals r JOIN seats s ON s.id = r.seat \
              WHERE s.class_code = $1 AND r.generation = $2 GROUP BY r.challenge, r.reason ORDER BY n DESC, r.challenge",
@@ -469,7 +471,14 @@ impl Store {
     }
 
     /// Keeps an xAPI statement a seat's lab sent (its `id` also in `body`).
-    pub async fn statement(&self, generation: i64, seat: &str, id: &str, body: &str, at_ms: i64) -> Result<(), String> {
+    pub async fn statement(
+        &self,
+        generation: i64,
+        seat: &str,
+        id: &str,
+        body: &str,
+        at_ms: i64,
+    ) -> Result<(), StoreError> {
         sqlx::query("INSERT INTO statements (seat, generation, id, body, at_ms) VALUES ($1, $2, $3, $4, $5)")
             .bind(seat)
             .bind(generation)
@@ -481,39 +490,37 @@ impl Store {
     }
 
     /// Up to `most` statements not yet forwarded to the LRS, nor parked, oldest first: `(id, body)`.
-    pub async fn unforwarded(&self, most: i64) -> Result<Vec<(String, String)>, String> {
+    pub async fn unforwarded(&self, most: i64) -> Result<Vec<(String, String)>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, body FROM statements WHERE forwarded_ms IS NULL AND parked IS NULL AND id IS NOT NULL \
              ORDER BY at_ms, id LIMIT $1",
         )
         .bind(most)
         .fetch_all(&self.pool)
-        .await
-        .map_err(db)?;
-        rows.iter().map(|r| Ok((r.try_get(0).map_err(db)?, r.try_get(1).map_err(db)?))).collect()
+        .await?;
+        rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect()
     }
 
     /// Marks statements as forwarded.
-    pub async fn forwarded(&self, ids: &[String], at_ms: i64) -> Result<(), String> {
+    pub async fn forwarded(&self, ids: &[String], at_ms: i64) -> Result<(), StoreError> {
         for id in ids {
             sqlx::query("UPDATE statements SET forwarded_ms = $1 WHERE id = $2")
                 .bind(at_ms)
                 .bind(id)
                 .execute(&self.pool)
-                .await
-                .map_err(db)?;
+                .await?;
         }
         Ok(())
     }
 
     /// Parks a statement the LRS refused on its own: never sent again, shown to the instructor
     /// with `why` (the LRS's answer).
-    pub async fn park(&self, id: &str, why: &str) -> Result<(), String> {
+    pub async fn park(&self, id: &str, why: &str) -> Result<(), StoreError> {
         sqlx::query("UPDATE statements SET parked = $1 WHERE id = $2").bind(why).bind(id).run(self).await
     }
 
     /// The statements of `generation` the LRS refused: `(seat, id, why)`, oldest first.
-    pub async fn parked(&self, code: &str, generation: i64) -> Result<Vec<(String, String, String)>, String> {
+    pub async fn parked(&self, code: &str, generation: i64) -> Result<Vec<(String, String, String)>, StoreError> {
         self.of_generation(
             "SELECT t.seat, t.id, t.parked FROM statements t JOIN seats s ON s.id = t.seat \
              WHERE s.class_code = $1 AND t.generation = $2 AND t.parked IS NOT NULL ORDER BY t.at_ms, t.id",
@@ -525,7 +532,7 @@ impl Store {
     }
 
     /// How many statements the class kept in `generation`.
-    pub async fn statement_count(&self, code: &str, generation: i64) -> Result<i64, String> {
+    pub async fn statement_count(&self, code: &str, generation: i64) -> Result<i64, StoreError> {
         let row = sqlx::query(
             "SELECT COUNT(*) FROM statements t JOIN seats s ON s.id = t.seat WHERE s.class_code = $1 AND t.generation = $2",
         )
@@ -533,11 +540,11 @@ impl Store {
         .bind(generation)
         .fetch_one(&self.pool)
         .await
-        .map_err(db)?;
-        row.try_get::<i64, _>(0).map_err(db)
+        ?;
+        Ok(row.try_get::<i64, _>(0)?)
     }
 }
 
-fn seat(r: &AnyRow) -> Result<Seat, String> {
-    Ok(Seat { id: r.try_get(0).map_err(db)?, name: r.try_get(1).map_err(db)?, joined_ms: r.try_get(2).map_err(db)? })
+fn seat(r: &AnyRow) -> Result<Seat, StoreError> {
+    Ok(Seat { id: r.try_get(0)?, name: r.try_get(1)?, joined_ms: r.try_get(2)? })
 }
