@@ -23,6 +23,7 @@
 pub mod bench;
 pub mod call;
 pub mod clock;
+pub mod fail_on;
 pub mod http;
 pub mod lint;
 pub mod log;

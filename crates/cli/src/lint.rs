@@ -3,8 +3,8 @@
 //! Exit codes: 0 nothing at or above `--fail-on`, 1 a finding at or above it, 2 the file
 //! could not be read.
 
+use crate::fail_on::FailOn;
 use clap::Args;
-use mrtr_lint::Grade;
 use std::io::{Read as _, Write as _};
 use std::process::ExitCode;
 
@@ -23,17 +23,6 @@ pub struct LintArgs {
     /// The least grade that fails: must, should or note.
     #[arg(long, value_enum, default_value_t = FailOn::Must)]
     fail_on: FailOn,
-}
-
-/// The least grade that makes `mrtr lint` exit 1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum FailOn {
-    /// A MUST finding.
-    Must,
-    /// A MUST or SHOULD finding.
-    Should,
-    /// Any finding.
-    Note,
 }
 
 /// Reads the file (at most `mrtr_lint::read::MAX_LEN` bytes), lints it and prints the report.
@@ -75,10 +64,5 @@ pub fn run(args: &LintArgs) -> ExitCode {
     };
     // A reader that stops early (`| head`) is not an error of the transcript's.
     let _ = writeln!(std::io::stdout().lock(), "{shown}");
-    let fail_on = match args.fail_on {
-        FailOn::Must => Grade::Must,
-        FailOn::Should => Grade::Should,
-        FailOn::Note => Grade::Note,
-    };
-    ExitCode::from(u8::try_from(report.exit_code(fail_on)).unwrap_or(1))
+    ExitCode::from(u8::try_from(report.exit_code(args.fail_on.least())).unwrap_or(1))
 }

@@ -19,8 +19,9 @@ mod formats;
 mod text;
 
 use crate::call::transport::{read_cacert, Transport};
+use crate::fail_on::FailOn;
 use clap::{Args, ValueEnum};
-use mrtr_probe::{exit, Attack, Battery, Flow, Grade, Listed, Report, Setup, Step, Tokens, Verdict};
+use mrtr_probe::{exit, Attack, Battery, Flow, Listed, Report, Setup, Step, Tokens, Verdict};
 use std::collections::BTreeSet;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
@@ -97,14 +98,6 @@ pub enum Format {
     Sarif,
     /// JUnit XML: a testcase per attack.
     Junit,
-}
-
-/// `--fail-on`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum FailOn {
-    Must,
-    Should,
-    Note,
 }
 
 fn race(text: &str) -> Result<usize, String> {
@@ -217,12 +210,7 @@ async fn probe(transport: &mut Transport, args: &ProbeArgs) -> ExitCode {
             "2026-07-28"
         ));
     }
-    let fail_on = match args.fail_on {
-        FailOn::Must => Grade::Must,
-        FailOn::Should => Grade::Should,
-        FailOn::Note => Grade::Note,
-    };
-    let report = battery.report(fail_on, |a: &Attack| baseline.contains(a.id()));
+    let report = battery.report(args.fail_on.least(), |a: &Attack| baseline.contains(a.id()));
     let code = report.exit;
     let outcome = Outcome { target, flow, report };
     let format = if args.json { Format::Json } else { args.format };
