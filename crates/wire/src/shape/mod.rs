@@ -557,8 +557,8 @@ fn attacker_tag(tag: &str, variant: u32) -> String {
     }
     if tag.bytes().all(|b| b.is_ascii_hexdigit()) && tag.len().is_multiple_of(2) {
         let upper = tag.bytes().any(|b| b.is_ascii_uppercase());
-        let hex: String = stream(tag.len() / 2).iter().map(|b| format!("{b:02x}")).collect();
-        return if upper { hex.to_ascii_uppercase() } else { hex };
+        let bytes = stream(tag.len() / 2);
+        return if upper { hex::encode_upper(bytes) } else { hex::encode(bytes) };
     }
     match (Spelling::of(tag), Spelling::decode(tag)) {
         (Some(spelling), Some(bytes)) => spelling.encode(&stream(bytes.len())),

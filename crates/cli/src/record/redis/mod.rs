@@ -481,5 +481,5 @@ async fn watch(shared: Arc<Shared>) {
 pub(super) fn claim_id() -> String {
     let mut bytes = [0u8; 12];
     getrandom::fill(&mut bytes).unwrap_or_else(|e| panic!("the operating system's random generator: {e}"));
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(bytes)
 }
