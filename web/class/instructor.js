@@ -118,6 +118,9 @@ document.getElementById("settings").addEventListener("submit", async (event) => 
   const parts = [hide && `hide=${hide}`, form.scenarios.value.trim() && `scenarios=${form.scenarios.value.trim()}`].filter(Boolean);
   if ((await api("/api/settings", { method: "POST", body: JSON.stringify({ settings: parts.join("&") }) })).ok) refresh();
 });
+document.getElementById("send-parked").addEventListener("click", async () => {
+  if ((await api("/api/parked", { method: "POST", body: "{}" })).ok) refresh();
+});
 document.getElementById("reset").addEventListener("submit", async (event) => {
   event.preventDefault();
   if ((await api("/api/reset", { method: "POST", body: JSON.stringify({ confirm: event.target.confirm.value }) })).ok) {

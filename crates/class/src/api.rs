@@ -599,6 +599,14 @@ pub async fn seat_live(State(state): Shared, Student(seat): Student) -> Response
     }))
 }
 
+/// `POST /api/parked`: the statements the LRS refused, sent again (once the LRS is set right).
+pub async fn send_parked_again(State(state): Shared, _: Instructor) -> Response {
+    match state.store.unpark(&state.code).await {
+        Ok(count) => Json(json!({"again": count})).into_response(),
+        Err(why) => failed(why),
+    }
+}
+
 /// `POST /api/remove {"seat"}`: a seat of the current room.
 #[derive(Debug, Deserialize)]
 pub struct Remove {

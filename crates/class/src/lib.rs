@@ -205,6 +205,7 @@ pub fn router(state: Arc<ClassState>, dist: &std::path::Path) -> Router {
         .route("/api/reset", post(api::reset))
         .route("/api/settings", post(api::settings))
         .route("/api/remove", post(api::remove))
+        .route("/api/parked", post(api::send_parked_again))
         .route("/", get(pages::join))
         .route("/lab", get(pages::lab))
         .route("/instructor", get(pages::instructor))

@@ -519,6 +519,18 @@ impl Store {
         sqlx::query("UPDATE statements SET parked = $1 WHERE id = $2").bind(why).bind(id).run(self).await
     }
 
+    /// Sends the class's parked statements again (an LRS set right since): how many.
+    pub async fn unpark(&self, code: &str) -> Result<u64, StoreError> {
+        let unparked = sqlx::query(
+            "UPDATE statements SET parked = NULL WHERE parked IS NOT NULL \
+             AND seat IN (SELECT id FROM seats WHERE class_code = $1)",
+        )
+        .bind(code)
+        .execute(&self.pool)
+        .await?;
+        Ok(unparked.rows_affected())
+    }
+
     /// The statements of `generation` the LRS refused: `(seat, id, why)`, oldest first.
     pub async fn parked(&self, code: &str, generation: i64) -> Result<Vec<(String, String, String)>, StoreError> {
         self.of_generation(

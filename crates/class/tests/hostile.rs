@@ -195,15 +195,18 @@ async fn the_hidden_quiz_key_is_out_of_reach_by_any_spelling() {
 }
 
 /// An LRS as xAPI 1.0.3 has it: a batch with one statement it will not take is refused whole
-/// (400). This one refuses any statement whose result says "poison"; it keeps every other.
-fn strict_lrs() -> (String, Arc<Mutex<Vec<Value>>>) {
+/// (400). This one refuses any statement whose result says "poison" while `strict` holds; it
+/// keeps every other.
+fn strict_lrs() -> (String, Arc<Mutex<Vec<Value>>>, Arc<std::sync::atomic::AtomicBool>) {
     let stored: Arc<Mutex<Vec<Value>>> = Arc::default();
-    let kept = stored.clone();
+    let strict = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let (kept, strictly) = (stored.clone(), strict.clone());
     let lrs = axum::Router::new().route(
         "/xapi/statements",
         axum::routing::post(move |body: String| {
-            let kept = kept.clone();
+            let (kept, strictly) = (kept.clone(), strictly.clone());
             async move {
+                let strict = strictly.load(std::sync::atomic::Ordering::SeqCst);
                 let Ok(batch) = serde_json::from_str::<Vec<Value>>(&body) else {
                     return axum::http::StatusCode::BAD_REQUEST;
                 };
@@ -211,7 +214,7 @@ fn strict_lrs() -> (String, Arc<Mutex<Vec<Value>>>) {
                     s["verb"]["id"].as_str().is_some_and(|v| v.starts_with("http://"))
                         && s["actor"].is_object()
                         && s["object"]["id"].as_str().is_some_and(|id| id.contains(':'))
-                        && !s["result"]["response"].as_str().is_some_and(|r| r.contains("poison"))
+                        && !(strict && s["result"]["response"].as_str().is_some_and(|r| r.contains("poison")))
                 };
                 if !batch.iter().all(valid) {
                     return axum::http::StatusCode::BAD_REQUEST;
@@ -228,7 +231,7 @@ fn strict_lrs() -> (String, Arc<Mutex<Vec<Value>>>) {
         let listener = tokio::net::TcpListener::from_std(listener).expect("a listener");
         let _ = axum::serve(listener, lrs).await;
     });
-    (url, stored)
+    (url, stored, strict)
 }
 
 /// A student cannot grade themselves through xAPI, and cannot stop the class's forwarding:
@@ -237,7 +240,7 @@ fn strict_lrs() -> (String, Arc<Mutex<Vec<Value>>>) {
 /// instructor, and every other goes on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn statements_grade_only_from_the_servers_records_and_one_bad_one_stops_nothing() {
-    let (lrs, stored) = strict_lrs();
+    let (lrs, stored, strict) = strict_lrs();
     let class = Class::start("xapi", &["--lrs", &lrs, "--settings", "hide=hints,solutions"]);
     let eve = laptop(2);
     let secret = join(&eve, &class, "Eve", "").await.expect("a seat");
@@ -279,17 +282,33 @@ async fn statements_grade_only_from_the_servers_records_and_one_bad_one_stops_no
     while stored.lock().expect("the store").len() < 3 && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let stored = stored.lock().expect("the store").clone();
-    let responses: Vec<&str> = stored.iter().filter_map(|s| s["result"]["response"].as_str()).collect();
-    assert_eq!(responses, ["refused", "accepted"], "{stored:?}");
-    let passed: Vec<&Value> = stored.iter().filter(|s| s["verb"]["id"] == mrtr_lab::xapi::VERB_PASSED).collect();
-    assert_eq!(passed.len(), 1, "the server's own passed, from the verified claim: {stored:?}");
+    let forwarded = stored.lock().expect("the store").clone();
+    let responses: Vec<&str> = forwarded.iter().filter_map(|s| s["result"]["response"].as_str()).collect();
+    assert_eq!(responses, ["refused", "accepted"], "{forwarded:?}");
+    let passed: Vec<&Value> = forwarded.iter().filter(|s| s["verb"]["id"] == mrtr_lab::xapi::VERB_PASSED).collect();
+    assert_eq!(passed.len(), 1, "the server's own passed, from the verified claim: {forwarded:?}");
     assert_eq!(passed[0]["object"]["id"], format!("{activity}/challenges/charge-less"));
-    assert!(stored.iter().all(|s| s["verb"]["id"] != mrtr_lab::xapi::VERB_COMPLETED), "no forged grade");
+    assert!(forwarded.iter().all(|s| s["verb"]["id"] != mrtr_lab::xapi::VERB_COMPLETED), "no forged grade");
     let (_, view) = send(&laptop(1), "GET", &format!("{}/api/class", class.url), &class.token, None).await;
     let parked = view["parked"].as_array().cloned().unwrap_or_default();
     assert_eq!(parked.len(), 1, "the refused statement, shown to the instructor: {view}");
     assert!(parked[0]["why"].as_str().is_some_and(|w| w.contains("400")), "{parked:?}");
+    // The LRS set right, the instructor sends the parked statement again: it is stored.
+    strict.store(false, std::sync::atomic::Ordering::SeqCst);
+    let (status, said) =
+        send(&laptop(1), "POST", &format!("{}/api/parked", class.url), &class.token, Some(json!({}))).await;
+    assert_eq!((status, &said["again"]), (200, &json!(1)), "{said}");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !stored_poison(&stored) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(stored_poison(&stored), "the parked statement reached the LRS once it took it");
+    let (_, view) = send(&laptop(1), "GET", &format!("{}/api/class", class.url), &class.token, None).await;
+    assert_eq!(view["parked"], json!([]), "nothing parked any more");
+}
+
+fn stored_poison(stored: &Mutex<Vec<Value>>) -> bool {
+    stored.lock().expect("the store").iter().any(|s| s["result"]["response"] == "poison")
 }
 
 /// A join flood cannot lock the class: joins are bounded per address, the seats of a room
