@@ -39,9 +39,12 @@ async function api(path, options = {}) {
 /** Follows the class server's event stream at `path` with `secret` in the Authorization header
  *  (an EventSource cannot send one, and an address's query ends up in access logs): `heard`
  *  gets each change; the stream is opened again after a pause when it ends, until `refused`
- *  (a 401 or 403) says the secret holds nothing any more. */
+ *  (a 401 or 403) says the secret holds nothing any more, or the server says another page
+ *  of the same seat took its place (`replaced`, which `heard` gets too: opening it again
+ *  would end that page's). */
 export async function listen(path, secret, heard, refused) {
-  for (;;) {
+  let replaced = false;
+  while (!replaced) {
     try {
       const answer = await fetch(path, { headers: { authorization: `Bearer ${secret}`, accept: "text/event-stream" } });
       if (answer.status === 401 || answer.status === 403) return refused(answer.status);
@@ -56,12 +59,15 @@ export async function listen(path, secret, heard, refused) {
           while ((end = text.indexOf("\n\n")) >= 0) {
             const data = text.slice(0, end).split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim());
             text = text.slice(end + 2);
-            if (data.length) heard(JSON.parse(data.join("\n")));
+            if (!data.length) continue;
+            const change = JSON.parse(data.join("\n"));
+            replaced ||= change.type === "replaced";
+            heard(change);
           }
         }
       }
     } catch { /* the server is away: try again */ }
-    await new Promise((again) => setTimeout(again, 2000));
+    if (!replaced) await new Promise((again) => setTimeout(again, 2000));
   }
 }
 
@@ -148,6 +154,7 @@ export async function start(place) {
     if (change.type === "reset") leave("The instructor reset the room: join again, and every challenge starts again.");
     else if (change.type === "removed") leave("The instructor removed your seat: join again.");
     else if (change.type === "settings" || change.type === "reload") location.reload();
+    else if (change.type === "replaced") say("This class is open in a newer tab: reload here to follow it here.");
   }, () => leave("Your seat is no longer in the class: join again."));
 }
 

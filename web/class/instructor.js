@@ -132,7 +132,11 @@ document.getElementById("reset").addEventListener("submit", async (event) => {
 await refresh();
 // Each change redraws from the server's records: what the table shows is what is recorded.
 let pending = null;
-listen("/api/live", token, () => {
+listen("/api/live", token, (change) => {
+  if (change.type === "replaced") {
+    said.textContent = "This view is open in newer tabs: reload here to follow the class here.";
+    return;
+  }
   clearTimeout(pending);
   pending = setTimeout(refresh, 100);
 }, () => { said.textContent = "This token does not sign in to the class (a new one was made?): open the address printed with it."; });

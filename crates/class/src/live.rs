@@ -124,28 +124,36 @@ impl Live {
         };
         let receiver = self.sender.subscribe();
         let closing = self.closing.subscribe();
-        let state = (receiver, closing, end, keep, place);
-        let events = stream::unfold(state, |(mut receiver, mut closing, mut end, keep, place)| async move {
+        let state = (receiver, closing, Some(end), keep, place);
+        let events = stream::unfold(state, |(mut receiver, mut closing, end, keep, place)| async move {
+            // Replaced: the page was told so, and the stream ends.
+            let mut end = end?;
             loop {
                 let received = tokio::select! {
                     // What was told before the close is delivered first.
                     biased;
-                    received = receiver.recv() => received,
+                    received = receiver.recv() => Some(received),
                     // Closing, or the sender gone: the stream ends.
                     _ = closing.wait_for(|closing| *closing) => return None,
                     // A newer stream of the same holder took this one's place.
-                    _ = &mut end => return None,
+                    _ = &mut end => None,
+                };
+                // Replaced: the page hears so last, and does not open it again (it would end
+                // the newer one).
+                let Some(received) = received else {
+                    let replaced = Event::default().data(json!({"type": "replaced"}).to_string());
+                    return Some((Ok(replaced), (receiver, closing, None, keep, place)));
                 };
                 match received {
                     Ok(Change(change)) if keep(&change) => {
                         let event = Event::default().data(change.to_string());
-                        return Some((Ok(event), (receiver, closing, end, keep, place)));
+                        return Some((Ok(event), (receiver, closing, Some(end), keep, place)));
                     }
                     Ok(_) => continue,
                     // Fell behind: the page reloads what it shows.
                     Err(broadcast::error::RecvError::Lagged(_)) => {
-                        let reload = json!({"type": "reload"}).to_string();
-                        return Some((Ok(Event::default().data(reload)), (receiver, closing, end, keep, place)));
+                        let reload = Event::default().data(json!({"type": "reload"}).to_string());
+                        return Some((Ok(reload), (receiver, closing, Some(end), keep, place)));
                     }
                     Err(broadcast::error::RecvError::Closed) => return None,
                 }
@@ -185,7 +193,8 @@ mod tests {
         let newest = streams.split_off(3);
         for body in streams {
             let ended = tokio::time::timeout(Duration::from_secs(5), axum::body::to_bytes(body, 1 << 20)).await;
-            assert!(ended.is_ok(), "the three oldest ended");
+            let said = ended.expect("the three oldest ended").expect("whole");
+            assert!(String::from_utf8_lossy(&said).contains(r#""type":"replaced""#), "each told why");
         }
         assert_eq!(live.open_streams(), 3, "the seat's two newest and the other seat's");
         for body in newest {
