@@ -9,26 +9,20 @@
 
 use crate::evidence::{self, MAX_SITUATION};
 use crate::export;
-use crate::live::Live;
+use crate::extract::{Body, Current, Instructor, Peer, Student};
 use crate::quiz;
+use crate::refusal::{busy, failed, refuse};
 use crate::secret;
-use crate::store::{ClassRow, Completion, FixItReport, QuizGrade, Seat, Store, StoreError};
+use crate::state::{activity, now_ms, settings_of, ClassState};
+use crate::store::{ClassRow, Completion, FixItReport, QuizGrade, Seat, StoreError};
 use crate::xapi;
-use axum::extract::ConnectInfo;
-use axum::extract::{FromRequestParts, State};
-use axum::http::request::Parts;
+use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
-use mrtr_lab::class::Class;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::num::NonZeroU32;
 use std::sync::Arc;
-use std::time::Duration;
-use tokio::sync::Semaphore;
 
 /// The longest display name kept.
 pub const MAX_NAME: usize = 40;
@@ -38,199 +32,11 @@ pub const MAX_SEATS: i64 = 1_000;
 pub const MAX_FIXIT_CODE: usize = 32 * 1024;
 /// The longest xAPI statement kept.
 pub const MAX_STATEMENT: usize = 16 * 1024;
-/// How long a claim waits for a place among the replays running at once.
-const REPLAY_WAIT: Duration = Duration::from_secs(10);
-
-const fn nonzero(n: u32) -> NonZeroU32 {
-    match NonZeroU32::new(n) {
-        Some(n) => n,
-        None => panic!("a rate is not zero"),
-    }
-}
-
-/// Joins from one client address: 120 at once (a class behind one school's NAT joining
-/// together), then 2 a second.
-pub const JOINS: Quota = Quota::per_second(nonzero(2)).allow_burst(nonzero(120));
-/// Claims from one seat: 30 at once, then one a second (a class has a few dozen challenges).
-pub const CLAIMS: Quota = Quota::per_second(nonzero(1)).allow_burst(nonzero(30));
-/// Statements from one seat: 120 at once, then 5 a second (a move or a diagram step each).
-pub const STATEMENTS: Quota = Quota::per_second(nonzero(5)).allow_burst(nonzero(120));
-
-/// How a class bounds what its students may do: a quota per client address for joins, per
-/// seat for claims and statements, and the replays run at once.
-#[derive(Debug)]
-pub struct Bounds {
-    joins: DefaultKeyedRateLimiter<IpAddr>,
-    claims: DefaultKeyedRateLimiter<String>,
-    statements: DefaultKeyedRateLimiter<String>,
-    replays: Arc<Semaphore>,
-}
-
-impl Bounds {
-    /// The given quotas, and as many replays at once as the machine has cores.
-    pub fn new(joins: Quota, claims: Quota, statements: Quota) -> Bounds {
-        let cores = std::thread::available_parallelism().map_or(2, usize::from);
-        Bounds {
-            joins: RateLimiter::keyed(joins),
-            claims: RateLimiter::keyed(claims),
-            statements: RateLimiter::keyed(statements),
-            replays: Arc::new(Semaphore::new(cores)),
-        }
-    }
-}
-
-impl Bounds {
-    /// Runs `work` for `seat` (CPU work of milliseconds to seconds: a replay, a verifier) off
-    /// the async threads, a bounded number at once, within the seat's quota of claims; or the
-    /// refusal (429 past the quota, 503 when the server stays busy).
-    pub async fn run<T: Send + 'static>(
-        &self,
-        seat: &str,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, Response> {
-        if self.claims.check_key(&seat.to_owned()).is_err() {
-            return Err(slow_down("too many claims from this seat: a challenge is claimed once it is met"));
-        }
-        let busy = || {
-            let mut busy =
-                refuse(StatusCode::SERVICE_UNAVAILABLE, "the class server is busy replaying claims: try again");
-            busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("2"));
-            busy
-        };
-        let Ok(Ok(_running)) = tokio::time::timeout(REPLAY_WAIT, self.replays.clone().acquire_owned()).await else {
-            return Err(busy());
-        };
-        tokio::task::spawn_blocking(work).await.map_err(|_| busy())
-    }
-}
-
-impl Default for Bounds {
-    fn default() -> Self {
-        Bounds::new(JOINS, CLAIMS, STATEMENTS)
-    }
-}
-
-/// What every handler shares.
-#[derive(Debug)]
-pub struct ClassState {
-    /// The records.
-    pub store: Store,
-    /// The class's code.
-    pub code: String,
-    /// Every open page.
-    pub live: Live,
-    /// The passcode students type beside the class code, if the class has one.
-    pub passcode: Option<String>,
-    /// What a student may do, and how often.
-    pub bounds: Bounds,
-}
-
-impl ClassState {
-    /// A class served from `store`, with the default bounds and no passcode.
-    pub fn new(store: Store, code: String, live: Live) -> ClassState {
-        ClassState { store, code, live, passcode: None, bounds: Bounds::default() }
-    }
-}
-
 type Shared = State<Arc<ClassState>>;
-
-/// The real clock as the records keep it: ms since the epoch.
-pub(crate) fn now_ms() -> i64 {
-    i64::try_from(mrtr::clock::now_ms()).unwrap_or(i64::MAX)
-}
-
-/// A refusal: the status and one sentence, as JSON.
-pub fn refuse(status: StatusCode, why: impl std::fmt::Display) -> Response {
-    (status, Json(json!({ "error": why.to_string() }))).into_response()
-}
-
-fn failed(why: StoreError) -> Response {
-    tracing::error!(target: "mrtr::class", "{why}");
-    refuse(StatusCode::SERVICE_UNAVAILABLE, "the class database did not answer; nothing was recorded, try again")
-}
-
-/// 429 with `Retry-After`: a bound reached, said in a sentence.
-fn slow_down(why: &str) -> Response {
-    let mut response = refuse(StatusCode::TOO_MANY_REQUESTS, why);
-    response.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
-    response
-}
 
 /// A new instructor token (printed once; only its hash is kept).
 pub fn new_token() -> String {
     secret::random(16)
-}
-
-/// The class's settings, read as a lesson's meta element writes them (`hide=…&scenarios=…`),
-/// without a class code: the class's own code is the one its pages carry.
-pub fn settings_of(text: &str) -> Class {
-    Class { code: None, ..Class::from_query(text) }
-}
-
-/// The bearer token of the `Authorization` header: the only place a secret is read from (an
-/// address's query ends up in access logs).
-fn bearer(parts: &Parts) -> Option<String> {
-    let header = parts.headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok())?;
-    mrtr_wire::bearer::token(header).ok().map(str::to_owned)
-}
-
-/// A request from a student: the seat their secret holds (a bearer token), or the refusal.
-#[derive(Debug)]
-pub struct Student(pub Seat);
-
-impl FromRequestParts<Arc<ClassState>> for Student {
-    type Rejection = Response;
-
-    async fn from_request_parts(parts: &mut Parts, state: &Arc<ClassState>) -> Result<Self, Response> {
-        let Some(secret) = bearer(parts) else {
-            return Err(refuse(
-                StatusCode::UNAUTHORIZED,
-                "join the class first: no seat secret came with this request",
-            ));
-        };
-        match state.store.seat_by_secret(&state.code, &secret::sha256(&secret)).await {
-            Ok(Some(seat)) => Ok(Student(seat)),
-            Ok(None) => {
-                Err(refuse(StatusCode::UNAUTHORIZED, "this seat secret holds no seat in this class: join again"))
-            }
-            Err(why) => Err(failed(why)),
-        }
-    }
-}
-
-/// A request from the instructor (their token), with the class as it stands; or the refusal.
-#[derive(Debug)]
-pub struct Instructor(pub ClassRow);
-
-impl FromRequestParts<Arc<ClassState>> for Instructor {
-    type Rejection = Response;
-
-    async fn from_request_parts(parts: &mut Parts, state: &Arc<ClassState>) -> Result<Self, Response> {
-        let Current(class) = Current::from_request_parts(parts, state).await?;
-        match bearer(parts) {
-            Some(token) if secret::matches(&token, &class.instructor_sha256) => Ok(Instructor(class)),
-            _ => Err(refuse(
-                StatusCode::UNAUTHORIZED,
-                "the instructor's token (printed when the class server started) is needed",
-            )),
-        }
-    }
-}
-
-/// A JSON request body; one that is not JSON, or not the JSON an endpoint takes, is refused
-/// with a JSON sentence saying so (400, or 415 without `content-type: application/json`).
-#[derive(Debug)]
-pub struct Body<T>(pub T);
-
-impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequest<S> for Body<T> {
-    type Rejection = Response;
-
-    async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
-        match Json::<T>::from_request(request, state).await {
-            Ok(Json(value)) => Ok(Body(value)),
-            Err(rejection) => Err(refuse(rejection.status(), rejection.body_text())),
-        }
-    }
 }
 
 /// `POST /api/join {"class", "name", "passcode"?}`: a seat and its secret.
@@ -242,23 +48,10 @@ pub struct Join {
     passcode: String,
 }
 
-/// The client's address (the connection's peer), for what is counted per address.
-#[derive(Debug)]
-pub struct Peer(pub IpAddr);
-
-impl<S: Send + Sync> FromRequestParts<S> for Peer {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let connected = parts.extensions.get::<ConnectInfo<SocketAddr>>();
-        Ok(Peer(connected.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |ConnectInfo(addr)| addr.ip())))
-    }
-}
-
 /// Seats a student in the current room.
 pub async fn join(State(state): Shared, Peer(address): Peer, Body(join): Body<Join>) -> Response {
-    if state.bounds.joins.check_key(&address).is_err() {
-        return slow_down("too many joins from this address: wait a few seconds and try again");
+    if let Err(slowed) = state.bounds.join(&address) {
+        return slowed.into_response();
     }
     if !join.class.trim().eq_ignore_ascii_case(&state.code) {
         return refuse(
@@ -349,29 +142,6 @@ pub async fn claim(
         }
         Err(why) => failed(why),
     }
-}
-
-/// The class as it stands (its settings and generation) when a request comes, or the refusal.
-/// Handlers take it after `Student`: a request without a seat is refused before the class is read.
-#[derive(Debug)]
-pub struct Current(pub ClassRow);
-
-impl FromRequestParts<Arc<ClassState>> for Current {
-    type Rejection = Response;
-
-    async fn from_request_parts(_: &mut Parts, state: &Arc<ClassState>) -> Result<Self, Response> {
-        match state.store.find_class(&state.code).await {
-            Ok(Some(class)) => Ok(Current(class)),
-            Ok(None) => Err(refuse(StatusCode::NOT_FOUND, "no such class")),
-            Err(why) => Err(failed(why)),
-        }
-    }
-}
-
-/// The activity IRI of a class's statements (the prefix of their object ids; the class's lab
-/// page gives its element the same).
-pub fn activity(code: &str) -> String {
-    format!("urn:mrtr-lab:class:{code}")
 }
 
 /// `POST /api/quiz {"answers": [1, 2, 1, 1, 1]}`: the quick check, graded here.
@@ -481,8 +251,8 @@ pub async fn statement(
             format!("a statement is one JSON object of at most {MAX_STATEMENT} bytes"),
         );
     }
-    if state.bounds.statements.check_key(&seat.id).is_err() {
-        return slow_down("too many statements from this seat: slow down");
+    if let Err(slowed) = state.bounds.statement(&seat.id) {
+        return slowed.into_response();
     }
     let mut statement = match xapi::student(&body, &activity(&state.code)) {
         Ok(statement) => statement,
@@ -576,11 +346,7 @@ pub async fn csv(State(state): Shared, Instructor(class): Instructor) -> Respons
 fn stream_or_busy<S: IntoResponse>(stream: Result<S, crate::live::Full>) -> Response {
     match stream {
         Ok(stream) => stream.into_response(),
-        Err(crate::live::Full) => {
-            let mut busy = refuse(StatusCode::SERVICE_UNAVAILABLE, "the class has as many pages open as it can follow");
-            busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("10"));
-            busy
-        }
+        Err(crate::live::Full) => busy("the class has as many pages open as it can follow", "10"),
     }
 }
 

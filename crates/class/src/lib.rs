@@ -19,21 +19,25 @@
 //! ```
 
 pub mod api;
+pub mod bounds;
 pub mod evidence;
 pub mod export;
+pub mod extract;
 pub mod fixit;
 pub mod live;
 pub mod lrs;
 mod pages;
 pub mod quiz;
+pub mod refusal;
 pub mod secret;
+pub mod state;
 pub mod store;
 pub mod xapi;
 
-use api::ClassState;
 use axum::routing::{get, post};
 use axum::Router;
 use clap::{Args, Subcommand};
+use state::ClassState;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -146,7 +150,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         ));
     }
     let store = store::Store::open(&args.db).await.map_err(|e| e.to_string())?;
-    let now = api::now_ms();
+    let now = state::now_ms();
     let token = api::new_token();
     let (class, made) =
         store.class(&code, &args.settings, &secret::sha256(&token), now).await.map_err(|e| e.to_string())?;

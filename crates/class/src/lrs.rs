@@ -69,7 +69,7 @@ async fn send_batch(store: &Store, client: &reqwest::Client, lrs: &Lrs) -> Resul
         match post(client, lrs, &part).await? {
             Answer::Stored => {
                 let ids: Vec<String> = part.into_iter().map(|(id, _)| id).collect();
-                let now = crate::api::now_ms();
+                let now = crate::state::now_ms();
                 store.forwarded(&ids, now).await.map_err(kept)?;
             }
             Answer::Rejected(why) if part.len() == 1 => {

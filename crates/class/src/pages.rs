@@ -2,7 +2,8 @@
 //! baked into its address, and the instructor's view (`web/class/`); and the guard in front of
 //! the built lab's files, which keeps what a class hides out of reach by any spelling.
 
-use crate::api::{activity, refuse, settings_of, ClassState};
+use crate::refusal::refuse;
+use crate::state::{activity, settings_of, ClassState};
 use axum::extract::{Request, State};
 use axum::http::header;
 use axum::http::StatusCode;

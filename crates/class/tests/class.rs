@@ -5,8 +5,8 @@
 //! page, and a restart loses nothing. On SQLite (a file), and on PostgreSQL where the test
 //! command started one (`MRTR_TEST_POSTGRES`).
 
-use mrtr_class::api::ClassState;
 use mrtr_class::live::Live;
+use mrtr_class::state::ClassState;
 use mrtr_class::store::Store;
 use mrtr_lab::share;
 use mrtr_lab::state::{Action, Lab};

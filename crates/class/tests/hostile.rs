@@ -3,130 +3,20 @@
 //! process (docs/CLASSROOM.md, "What a student can and cannot do", names each). Students come
 //! from addresses of their own in 127.0.0.0/8, as a class's laptops would.
 
+mod common;
 #[path = "../../cli/tests/common/crowd.rs"]
 mod crowd;
 
+use common::{join, laptop, send, Class, CODE};
 use crowd::Heard;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{IpAddr, Ipv4Addr};
-use std::process::{Child, Command, Stdio};
+use std::io::{Read, Write};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-const CODE: &str = "SEC-1";
 /// The quick check's right answers, read off its questions by hand.
 const RIGHT: [u8; 5] = [1, 2, 1, 1, 1];
-
-/// A running `mrtr-class serve`, stopped when dropped.
-struct Class {
-    child: Child,
-    /// `http://127.0.0.1:PORT`.
-    url: String,
-    /// The instructor's token, printed when the class was made.
-    token: String,
-    db: String,
-    dir: std::path::PathBuf,
-}
-
-impl Class {
-    /// A new class (its own database and built lab) with `args` beside the defaults.
-    fn start(name: &str, args: &[&str]) -> Class {
-        let dir = std::env::temp_dir().join(format!("mrtr-hostile-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("dist/probe")).expect("a dist folder");
-        std::fs::write(dir.join("dist/embed.html"), "<!doctype html><title>lab</title>").expect("embed.html");
-        std::fs::write(dir.join("dist/probe/quiz.js"), "// the questions").expect("quiz.js");
-        let key = include_str!("../../../web/probe/quiz-key.json");
-        std::fs::write(dir.join("dist/probe/quiz-key.json"), key).expect("the key");
-        let db = format!("sqlite://{}", dir.join("class.db").display());
-        let mut class = Class::spawn(&dir, &db, args);
-        assert!(!class.token.is_empty(), "a new class prints its instructor token");
-        class.dir = dir;
-        class
-    }
-
-    fn spawn(dir: &std::path::Path, db: &str, args: &[&str]) -> Class {
-        let dist = dir.join("dist");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mrtr-class"))
-            .args(["serve", "--class", CODE, "--addr", "127.0.0.1:0", "--db", db])
-            .arg("--dist")
-            .arg(&dist)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("mrtr-class serve starts");
-        let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-        let (mut url, mut token) = (String::new(), String::new());
-        for line in lines.by_ref() {
-            let line = line.expect("a line");
-            if let Some(rest) = line.strip_prefix(&format!("class {CODE} on ")) {
-                url = rest.split_whitespace().next().unwrap_or_default().trim_end_matches('/').to_owned();
-            }
-            if let Some((_, t)) = line.split_once("#token=") {
-                token = t.split_whitespace().next().unwrap_or_default().trim_end_matches('…').to_owned();
-            }
-            if line.starts_with("practice servers") {
-                break;
-            }
-        }
-        assert!(!url.is_empty(), "mrtr-class serve printed its address");
-        std::thread::spawn(move || lines.for_each(drop));
-        Class { child, url, token, db: db.to_owned(), dir: dir.to_owned() }
-    }
-
-    /// The host and port.
-    fn address(&self) -> String {
-        self.url.trim_start_matches("http://").to_owned()
-    }
-
-    /// Sends SIGTERM and waits: the exit status's code.
-    fn terminate(&mut self) -> Option<i32> {
-        let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
-        self.child.wait().ok().and_then(|status| status.code())
-    }
-}
-
-impl Drop for Class {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// A client whose connections come from `127.0.0.N`: one student's laptop.
-fn laptop(n: u8) -> reqwest::Client {
-    reqwest::Client::builder()
-        .local_address(IpAddr::V4(Ipv4Addr::new(127, 0, 0, n)))
-        .timeout(Duration::from_secs(20))
-        .build()
-        .expect("a client")
-}
-
-async fn send(client: &reqwest::Client, method: &str, url: &str, secret: &str, body: Option<Value>) -> (u16, Value) {
-    let mut request = client.request(method.parse().expect("a method"), url);
-    if !secret.is_empty() {
-        request = request.bearer_auth(secret);
-    }
-    if let Some(body) = body {
-        request = request.header("content-type", "application/json").body(body.to_string());
-    }
-    let answer = request.send().await.expect("an answer");
-    let status = answer.status().as_u16();
-    (status, serde_json::from_str(&answer.text().await.unwrap_or_default()).unwrap_or(Value::Null))
-}
-
-/// Joins as `name` from `client`: the seat's secret, or the refusal's status and body.
-async fn join(client: &reqwest::Client, class: &Class, name: &str, passcode: &str) -> Result<String, (u16, Value)> {
-    let body = json!({"class": CODE, "name": name, "passcode": passcode});
-    match send(client, "POST", &format!("{}/api/join", class.url), "", Some(body)).await {
-        (201, seat) => Ok(seat["secret"].as_str().unwrap_or_default().to_owned()),
-        refused => Err(refused),
-    }
-}
 
 /// The situation that meets `charge-less`, as the lab's share link writes it.
 const CHARGE_LESS: &str = "s=buy-ticket&m=edit-payload&p=unsigned";
@@ -541,7 +431,7 @@ async fn past_the_class_servers_connection_cap_every_page_is_answered() {
         .await
         .expect("the database");
     store.class(CODE, "", &mrtr_class::secret::sha256("token"), 0).await.expect("the class");
-    let state = Arc::new(mrtr_class::api::ClassState::new(store, CODE.into(), mrtr_class::live::Live::default()));
+    let state = Arc::new(mrtr_class::state::ClassState::new(store, CODE.into(), mrtr_class::live::Live::default()));
     let router = mrtr_class::router(state, &dir);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
     let address = listener.local_addr().expect("an address").to_string();
