@@ -66,7 +66,8 @@ impl FromRequestParts<Arc<ClassState>> for Instructor {
 }
 
 /// A JSON request body; one that is not JSON, or not the JSON an endpoint takes, is refused
-/// with a JSON sentence saying so (400, or 415 without `content-type: application/json`).
+/// with a JSON sentence saying so (400, or 415 without `content-type: application/json`; 408
+/// when it did not arrive in time).
 #[derive(Debug)]
 pub struct Body<T>(pub T);
 
@@ -76,9 +77,24 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequest<
     async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
         match Json::<T>::from_request(request, state).await {
             Ok(Json(value)) => Ok(Body(value)),
+            Err(rejection) if timed_out(&rejection) => {
+                Err(refuse(StatusCode::REQUEST_TIMEOUT, "the request's body did not arrive in time"))
+            }
             Err(rejection) => Err(refuse(rejection.status(), rejection.body_text())),
         }
     }
+}
+
+/// Whether a body could not be read because its time ran out (the class's body timeout).
+fn timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(error) = cause {
+        if error.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        cause = error.source();
+    }
+    false
 }
 
 /// The client's address (the connection's peer), for what is counted per address.

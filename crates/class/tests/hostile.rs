@@ -494,3 +494,28 @@ async fn fix_it_counts_only_when_the_server_runs_the_verifier() {
     let csv = csv.expect("the CSV").text().await.unwrap_or_default();
     assert!(csv.lines().nth(1).is_some_and(|row| row.ends_with(',')), "no Fix-It time in the CSV: {csv}");
 }
+
+/// A page that announces a body and never sends it is answered 408 when the body's time is
+/// up, and the server serves others meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_never_sent_is_cut_off() {
+    let class = Class::start("slow", &[]);
+    let address = class.address();
+    let silent = tokio::task::spawn_blocking(move || {
+        let mut socket = std::net::TcpStream::connect(&address).expect("connects");
+        socket.set_read_timeout(Some(Duration::from_secs(30))).expect("a timeout");
+        let head = format!(
+            "POST /api/join HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: 64\r\n\r\n"
+        );
+        socket.write_all(head.as_bytes()).expect("the headers");
+        let started = Instant::now();
+        let mut answer = [0u8; 64];
+        let read = socket.read(&mut answer).unwrap_or(0);
+        (String::from_utf8_lossy(&answer[..read]).into_owned(), started.elapsed())
+    });
+    let (status, _) = send(&laptop(92), "GET", &format!("{}/", class.url), "", None).await;
+    assert_eq!(status, 200, "others are served meanwhile");
+    let (answer, took) = silent.await.expect("the silent client");
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer:?} after {took:?}");
+    assert!(took < Duration::from_secs(20), "cut off at the body's time: {took:?}");
+}
