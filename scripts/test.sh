@@ -40,7 +40,7 @@ step cargo machete
 # Native tests (the replicas' test needs Redis here, not skipped), then the known-answer
 # vectors through the independent Python implementation.
 export MRTR_REQUIRE_REDIS=1
-# A throwaway PostgreSQL for the class server's tests on it (crates/cli/tests/class.rs, and
+# A throwaway PostgreSQL for the class server's tests on it (crates/class/tests/class.rs, and
 # the browser's class test, tests/e2e/class-server.test.mjs), up until the browser tests end.
 PG_DIR=$ROOT/target/postgres
 MRTR_TEST_POSTGRES=$(bash scripts/postgres.sh start "$PG_DIR")
