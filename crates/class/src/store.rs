@@ -1,6 +1,6 @@
 //! The class's records in a database: SQLite in a file by default, PostgreSQL for a class that
 //! outgrows one machine (`--db postgres://…`), one code path through sqlx's Any driver, the
-//! migrations in `crates/cli/migrations` run at every start. A room reset starts a new
+//! migrations in `crates/class/migrations` run at every start. A room reset starts a new
 //! generation: progress of older generations stays as the archive.
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
