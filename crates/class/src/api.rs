@@ -3,9 +3,10 @@
 //! is a status and a sentence; nothing a page sends is believed without a check.
 //!
 //! Students are the adversaries of a security class, so every student-facing route is
-//! bounded: joins per client address, claims and statements per seat (token buckets), the
-//! replays the server runs at once, and each seat's event streams ([`Live`]). Secrets come in
-//! the `Authorization` header only, never in an address a proxy would log.
+//! bounded ([`crate::bounds`]): joins per client address, claims and statements per seat,
+//! the replays the server runs at once, and each seat's event streams ([`crate::live`]).
+//! Secrets come in the `Authorization` header only ([`crate::extract`]), never in an address
+//! a proxy would log.
 
 use crate::evidence::{self, MAX_SITUATION};
 use crate::export;
