@@ -77,24 +77,12 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequest<
     async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
         match Json::<T>::from_request(request, state).await {
             Ok(Json(value)) => Ok(Body(value)),
-            Err(rejection) if timed_out(&rejection) => {
+            Err(rejection) if mrtr::http::timed_out(&rejection) => {
                 Err(refuse(StatusCode::REQUEST_TIMEOUT, "the request's body did not arrive in time"))
             }
             Err(rejection) => Err(refuse(rejection.status(), rejection.body_text())),
         }
     }
-}
-
-/// Whether a body could not be read because its time ran out (the class's body timeout).
-fn timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
-    let mut cause = Some(error);
-    while let Some(error) = cause {
-        if error.is::<tower_http::timeout::TimeoutError>() {
-            return true;
-        }
-        cause = error.source();
-    }
-    false
 }
 
 /// The client's address (the connection's peer), for what is counted per address.

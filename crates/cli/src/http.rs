@@ -366,7 +366,36 @@ fn check_headers(headers: &HeaderMap, message: &Value) -> Result<(), String> {
     Ok(())
 }
 
-async fn mcp(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: Bytes) -> Response {
+/// Whether a request's body could not be read because its time ran out (tower-http's body
+/// timeout is among the error's causes): the transport answers 408, as every server of the
+/// crate does.
+pub fn timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(error) = cause {
+        if error.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        cause = error.source();
+    }
+    false
+}
+
+async fn mcp(
+    State(endpoint): State<Arc<Endpoint>>,
+    headers: HeaderMap,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Response {
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) if timed_out(&rejection) => {
+            let message = format!("Request Timeout: the body did not arrive within {} s", BODY_TIMEOUT.as_secs());
+            return refuse(StatusCode::REQUEST_TIMEOUT, Value::Null, INVALID_REQUEST, &message);
+        }
+        Err(rejection) => {
+            let message = format!("Bad request: {}", rejection.body_text());
+            return refuse(rejection.status(), Value::Null, INVALID_REQUEST, &message);
+        }
+    };
     match headers.get(header::HOST).map(HeaderValue::to_str) {
         Some(Ok(host)) if host_allowed(host, &endpoint.options.hosts) => {}
         Some(Ok(host)) => {

@@ -315,3 +315,24 @@ async fn twice_the_connection_cap_at_once_are_all_answered() {
     let (status, _) = post(&client(), &served.url, &request(2, "tools/list", json!({})), Some("bob-token")).await;
     assert_eq!(status, 200, "and the server serves as before");
 }
+
+/// A body announced and never sent is answered 408, with a JSON-RPC error saying so, when
+/// its time is up.
+#[test]
+fn a_body_that_never_arrives_is_answered_408() {
+    let served = Served::start(&[]);
+    let address = served.url.trim_start_matches("http://").trim_end_matches("/mcp").to_owned();
+    let mut socket = std::net::TcpStream::connect(&address).expect("connects");
+    socket.set_read_timeout(Some(Duration::from_secs(20))).expect("a read timeout");
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAuthorization: Bearer bob-token\r\n\
+         Content-Length: 64\r\nConnection: close\r\n\r\n"
+    );
+    socket.write_all(head.as_bytes()).expect("the headers");
+    let mut answer = String::new();
+    let _ = socket.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    let body = answer.split_once("\r\n\r\n").map_or("", |(_, body)| body);
+    let error: Value = serde_json::from_str(body).expect("a JSON-RPC error");
+    assert_eq!(error["error"]["code"], -32600, "{error}");
+}
