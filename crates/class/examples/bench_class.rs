@@ -14,6 +14,7 @@
 #[path = "../../cli/tests/common/crowd.rs"]
 mod crowd;
 
+use clap::Parser as _;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::net::{IpAddr, Ipv4Addr};
@@ -105,13 +106,19 @@ fn class_server(program: &str, dir: &std::path::Path) -> (Running, String, Strin
     (process, url.to_owned(), token.to_owned())
 }
 
+/// The binaries to measure.
+#[derive(Debug, clap::Parser)]
+struct Paths {
+    /// `mrtr-class`, built for release.
+    class_bin: String,
+    /// `mrtr`, built for release.
+    serve_bin: String,
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (Some(class_bin), Some(serve_bin)) = (args.first(), args.get(1)) else {
-        eprintln!("usage: bench_class MRTR_CLASS MRTR");
-        std::process::exit(2);
-    };
+    let Paths { class_bin, serve_bin } = Paths::parse();
+    let (class_bin, serve_bin) = (class_bin.as_str(), serve_bin.as_str());
     mrtr::http::raise_file_limit(4_000);
     let dir = std::env::temp_dir().join(format!("mrtr-bench-class-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
