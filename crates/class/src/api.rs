@@ -128,7 +128,7 @@ pub async fn claim(
         Ok(true) => {
             // The xAPI `passed` statement comes from this record, and from nowhere else.
             if let Some(met) = mrtr_sim::challenges::challenge(&challenge) {
-                let statement = xapi::passed(&activity(&state.code), met.id, met.goal);
+                let statement = mrtr_lab::xapi::passed(&activity(&state.code), met.id, met.goal);
                 if let Err(why) = keep(&state, &class, &seat, statement, at_ms).await {
                     return failed(why);
                 }
@@ -208,7 +208,8 @@ pub async fn fixit(
         return failed(why);
     }
     if passed {
-        let statement = xapi::passed(&activity(&state.code), mrtr_lab::xapi::FIX_IT, mrtr_lab::xapi::FIX_IT_GOAL);
+        let statement =
+            mrtr_lab::xapi::passed(&activity(&state.code), mrtr_lab::xapi::FIX_IT, mrtr_lab::xapi::FIX_IT_GOAL);
         if let Err(why) = keep(&state, &class, &seat, statement, at_ms).await {
             return failed(why);
         }

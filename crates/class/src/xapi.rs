@@ -2,8 +2,9 @@
 //!
 //! A statement that grades (a verb that passes, fails, completes or scores, or any `result`
 //! with `success`, `completion` or `score`) leaves the class server only from its own
-//! records: a claim it replayed ([`passed`]), a quick check it graded. A student's page may
-//! add only the statements the lab emits that grade nothing, `attempted` (a move) and
+//! records: a claim it replayed, a quick check it graded (written by `mrtr_lab::xapi`, as the
+//! lab writes them). A student's page may add only the statements the lab emits that grade
+//! nothing, `attempted` (a move) and
 //! `experienced` (the sequence diagram), on the class's own activities; the class server
 //! writes each again from the parts it checked, so what it keeps is valid xAPI 1.0.3 whatever
 //! a page sent.
@@ -105,12 +106,6 @@ pub fn student(statement: &Value, activity: &str) -> Result<Value, Refused> {
     Ok(kept)
 }
 
-/// The `passed` statement the class server writes when it has replayed a claim and the
-/// situation meets the challenge: the lab's own `mrtr-lab:challenge` statement.
-pub fn passed(activity: &str, challenge: &str, goal: &str) -> Value {
-    mrtr_lab::xapi::passed(activity, challenge, goal)
-}
-
 /// The last word of a verb's IRI.
 fn word(verb: &str) -> &str {
     verb.rsplit('/').next().unwrap_or(verb)
@@ -201,7 +196,7 @@ mod tests {
 
     #[test]
     fn the_server_writes_passed_as_the_lab_does() {
-        let statement = passed(ACTIVITY, "charge-less", "Pay less");
+        let statement = mrtr_lab::xapi::passed(ACTIVITY, "charge-less", "Pay less");
         assert_eq!(statement["verb"]["id"], "http://adlnet.gov/expapi/verbs/passed");
         assert_eq!(statement["object"]["id"], format!("{ACTIVITY}/challenges/charge-less"));
         assert_eq!(statement["result"]["success"], true);
