@@ -24,12 +24,19 @@ async fn raw(client: &reqwest::Client, url: &str, headers: &[(&str, &str)], body
     (status, serde_json::from_str(&response.text().await.unwrap_or_default()).unwrap_or(Value::Null))
 }
 
+/// A raw connection to the server at `url`, reads bounded by 20 s, and its `host:port`: for
+/// what an HTTP client library would not send.
+fn connect(url: &str) -> (std::net::TcpStream, String) {
+    let address = url.trim_start_matches("http://").trim_end_matches("/mcp").to_owned();
+    let socket = std::net::TcpStream::connect(&address).expect("connects");
+    socket.set_read_timeout(Some(Duration::from_secs(20))).expect("a read timeout");
+    (socket, address)
+}
+
 /// What the server says to headers announcing a body over 1 MiB: it answers from the
 /// announced length, before any of the body is sent (so no client is cut off mid-send).
 fn too_large(url: &str) -> String {
-    let address = url.trim_start_matches("http://").trim_end_matches("/mcp");
-    let mut socket = std::net::TcpStream::connect(address).expect("connects");
-    socket.set_read_timeout(Some(Duration::from_secs(20))).expect("a read timeout");
+    let (mut socket, address) = connect(url);
     let length = (1 << 20) + 1;
     let head = format!(
         "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
@@ -150,9 +157,7 @@ async fn anonymous_requests_are_served_only_when_allowed() {
 /// The status a request gets whose `Host` names another site (a page that rebound its DNS
 /// name to this machine).
 fn foreign_host(url: &str) -> u16 {
-    let address = url.trim_start_matches("http://").trim_end_matches("/mcp");
-    let mut socket = std::net::TcpStream::connect(address).expect("connects");
-    socket.set_read_timeout(Some(Duration::from_secs(20))).expect("a read timeout");
+    let (mut socket, _) = connect(url);
     let body = request(1, "tools/list", json!({})).to_string();
     let head = format!(
         "POST /mcp HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\n\
@@ -168,9 +173,7 @@ fn foreign_host(url: &str) -> u16 {
 #[test]
 fn a_client_that_sends_its_headers_slowly_is_cut_off() {
     let served = Served::start(&[]);
-    let address = served.url.trim_start_matches("http://").trim_end_matches("/mcp").to_owned();
-    let mut socket = std::net::TcpStream::connect(&address).expect("connects");
-    socket.set_read_timeout(Some(Duration::from_secs(20))).expect("a read timeout");
+    let (mut socket, _) = connect(&served.url);
     socket.write_all(b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: appl").expect("half the headers");
     let started = Instant::now();
     let mut rest = Vec::new();
@@ -321,9 +324,7 @@ async fn twice_the_connection_cap_at_once_are_all_answered() {
 #[test]
 fn a_body_that_never_arrives_is_answered_408() {
     let served = Served::start(&[]);
-    let address = served.url.trim_start_matches("http://").trim_end_matches("/mcp").to_owned();
-    let mut socket = std::net::TcpStream::connect(&address).expect("connects");
-    socket.set_read_timeout(Some(Duration::from_secs(20))).expect("a read timeout");
+    let (mut socket, address) = connect(&served.url);
     let head = format!(
         "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAuthorization: Bearer bob-token\r\n\
          Content-Length: 64\r\nConnection: close\r\n\r\n"
