@@ -3,7 +3,7 @@
 //! bounded number at once.
 
 use crate::refusal::{busy, slow_down};
-use axum::response::Response;
+use axum::response::{IntoResponse as _, Response};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::net::IpAddr;
 use std::num::NonZeroU32;
@@ -62,7 +62,7 @@ impl Bounds {
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, Response> {
         if self.claims.check_key(&seat.to_owned()).is_err() {
-            return Err(slow_down("too many claims from this seat: a challenge is claimed once it is met"));
+            return Err(Slowed("too many claims from this seat: a challenge is claimed once it is met").into_response());
         }
         let busy = || busy("the class server is busy replaying claims: try again", "2");
         let Ok(Ok(_running)) = tokio::time::timeout(REPLAY_WAIT, self.replays.clone().acquire_owned()).await else {
